@@ -1,0 +1,62 @@
+# gsan: build, test, demo. Out-of-tree build in build/.
+# `make` builds; `make check` runs the tests; `make demo` shows gsan at work.
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+WARN     := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
+CPPFLAGS := -Iinclude
+BUILD    := build
+PREFIX   ?= /usr/local
+SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+PTX_SRC  := $(wildcard src/ptx/*.c)
+CLI_SRC  := $(wildcard src/cli/*.c)
+SRC      := $(PTX_SRC) $(CLI_SRC)
+OBJ      := $(SRC:%.c=$(BUILD)/obj/%.o)
+SAN_OBJ  := $(SRC:%.c=$(BUILD)/asan/%.o)
+HDR      := $(wildcard src/*/*.h include/gsan/*.h)
+
+.PHONY: all check demo install clean deps corpus bench-ptx
+all: $(BUILD)/bin/gsan
+
+$(BUILD)/obj/%.o: %.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/asan/%.o: %.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) -c $< -o $@
+
+$(BUILD)/bin/gsan: $(OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -o $@
+
+# the same tool built with AddressSanitizer and UBSan: the tests run this one
+$(BUILD)/bin/gsan-asan: $(SAN_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) $^ -o $@
+
+# Test dependencies: FileCheck (LLVM) and lit. Installed when run as root,
+# otherwise the command is printed.
+deps:
+	@sh tests/deps.sh
+
+# The PTX corpus: every kernel in tests/ptx/kernels compiled by nvcc.
+corpus: deps
+	@$(MAKE) --no-print-directory -f tests/ptx/corpus.mk BUILD=$(BUILD)
+
+check: all $(BUILD)/bin/gsan-asan corpus
+	@sh tests/run.sh $(BUILD)
+
+demo: all
+	@sh docs/demo.sh $(BUILD)
+
+bench-ptx: all
+	@sh bench/ptx_speed.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/gsan
+	install -m 755 $(BUILD)/bin/gsan $(DESTDIR)$(PREFIX)/bin/gsan
+	install -m 644 include/gsan/*.h $(DESTDIR)$(PREFIX)/include/gsan/
+
+clean:
+	rm -rf $(BUILD)

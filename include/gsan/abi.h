@@ -1,0 +1,102 @@
+/* The contract between instrumented PTX and the gsan runtime (docs/abi.md).
+ * Every number here appears in the PTX the instrumenter writes; change one and
+ * bump GSAN_ABI_VERSION. */
+#ifndef GSAN_ABI_H
+#define GSAN_ABI_H
+
+#include <stdint.h>
+
+#define GSAN_ABI_VERSION 1
+
+/* Module symbols the instrumenter adds. The runtime finds them by name. */
+#define GSAN_CTX_SYMBOL "__gsan_ctx"            /* .weak .const, GSAN_CTX_BYTES */
+#define GSAN_REPORT_FUNC "__gsan_report"        /* .weak .func, the failure path */
+#define GSAN_SITES_PREFIX "__gsan_sites_"       /* + 16 hex digits of the module id */
+
+/* Layout of __gsan_ctx (filled by the runtime after the module loads; all zero
+ * means "no runtime": arena pointers go unchecked, static bounds still hold). */
+#define GSAN_CTX_ARENA_BASE 0   /* u64 */
+#define GSAN_CTX_ARENA_SIZE 8   /* u64; 0 disables arena lookups */
+#define GSAN_CTX_TABLE_BASE 16  /* u64: device address of the slot tables */
+#define GSAN_CTX_RING 24        /* u64: device address of the host-mapped ring */
+#define GSAN_CTX_RING_CTL 32    /* u64: device address of gsan_ring_ctl (device memory) */
+#define GSAN_CTX_REGION_SHIFT 40 /* u32: log2 of one class region */
+#define GSAN_CTX_MIN_SHIFT 44   /* u32: log2 of the smallest class (class k = 2^(k+min)) */
+#define GSAN_CTX_TABLE_SHIFT 48 /* u32: log2 of the byte distance between class tables */
+#define GSAN_CTX_ABI 52         /* u32: GSAN_ABI_VERSION, written by the runtime */
+#define GSAN_CTX_FLAGS 56       /* u32: reserved, 0 */
+#define GSAN_CTX_BYTES 64
+
+/* Size the lookup reports for a pointer outside the arena: large enough that
+ * every offset of a real address passes, small enough to stay positive. */
+#define GSAN_UNCHECKED_SIZE 0x4000000000000000ull
+
+/* Slot table entry (u64): exact allocation size in bytes; 0 = no live
+ * allocation (never allocated or freed). */
+
+/* Ring buffer: header then records, in host-mapped pinned memory. */
+#define GSAN_RING_CAPACITY 0    /* u32, a power of two (records) */
+#define GSAN_RING_TAIL 4        /* u32, records consumed by the host */
+#define GSAN_RING_HEADER_BYTES 64
+#define GSAN_RECORD_BYTES 64
+
+/* Control block in device memory: atomics on host-mapped memory are not
+ * guaranteed, so the producer counter lives on the device. */
+#define GSAN_RING_CTL_HEAD 0    /* u32, records claimed */
+#define GSAN_RING_CTL_DROPPED 4 /* u32, records lost because the ring was full */
+
+typedef struct gsan_record {
+  uint32_t seq;        /* claim index + 1, written last: the record is valid */
+  uint32_t site;       /* index into the module's site table */
+  uint64_t module_id;  /* names the site table: __gsan_sites_<id> */
+  uint64_t addr;       /* first byte of the failed access */
+  uint64_t base;       /* bounds the check used: [base, base+size) */
+  uint64_t size;
+  uint32_t tid[3];
+  uint32_t ctaid[3];
+} gsan_record;
+
+_Static_assert(sizeof(gsan_record) == GSAN_RECORD_BYTES, "record layout");
+
+/* Site table blob (__gsan_sites_<id>, .global .b8[]): header, sites, strings. */
+#define GSAN_SITES_MAGIC 0x4e415347u /* "GSAN" little endian */
+
+typedef struct gsan_sites_header {
+  uint32_t magic;
+  uint32_t version;   /* GSAN_ABI_VERSION */
+  uint32_t nsites;
+  uint32_t strings;   /* byte offset of the string table from the blob start */
+  uint64_t module_id;
+} gsan_sites_header;
+
+enum gsan_access_kind {
+  GSAN_ACCESS_READ = 1,
+  GSAN_ACCESS_WRITE = 2,
+  GSAN_ACCESS_ATOMIC = 3,    /* read-modify-write */
+  GSAN_ACCESS_COPY_SRC = 4,  /* cp.async source */
+  GSAN_ACCESS_COPY_DST = 5,  /* cp.async destination */
+  GSAN_ACCESS_BARRIER = 6    /* mbarrier object */
+};
+
+enum gsan_space {
+  GSAN_SPACE_GLOBAL = 1,
+  GSAN_SPACE_SHARED = 2,
+  GSAN_SPACE_LOCAL = 3,
+  GSAN_SPACE_GENERIC = 4,
+  GSAN_SPACE_CONST = 5
+};
+
+typedef struct gsan_site {
+  uint32_t func;      /* string offset: mangled function name */
+  uint32_t file;      /* string offset: source file, or 0 = unknown */
+  uint32_t line;      /* source line from .loc, 0 = unknown */
+  uint32_t ptx_line;  /* line in the instrumenter's input */
+  uint8_t kind;       /* enum gsan_access_kind */
+  uint8_t space;      /* enum gsan_space */
+  uint16_t width;     /* bytes; 0 = given by an operand at run time */
+  uint32_t col;       /* source column from .loc */
+} gsan_site;
+
+_Static_assert(sizeof(gsan_site) == 24, "site layout");
+
+#endif

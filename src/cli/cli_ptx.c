@@ -1,0 +1,171 @@
+/* gsan ptx: reads a PTX file, instruments it (or only parses and prints it
+ * back), writes the result. Exit codes: 0 ok, 2 bad usage or input. */
+#include "../ptx/ptx_instr.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <gsan/abi.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+  fputs("usage: gsan ptx [options] IN.ptx [-o OUT.ptx]\n"
+        "\n"
+        "Inserts a bounds check before every memory access of a PTX module.\n"
+        "IN may be '-' for standard input; OUT defaults to standard output.\n"
+        "\n"
+        "options:\n"
+        "  -o FILE            write the result to FILE ('-' = standard output)\n"
+        "  --stats            print what was seen and checked to standard error\n"
+        "  --spaces=LIST      spaces to check, comma-separated from\n"
+        "                     global,shared,local,generic,const (default: all)\n"
+        "  --recover          failed checks skip the access (loads give 0) and go on;\n"
+        "                     default: record the failure, then trap\n"
+        "  --no-elim          keep every check (no merging or dominance elimination)\n"
+        "  --module-id=HEX    module id for the site table (default: hash of IN)\n"
+        "  --roundtrip        parse and print back without instrumenting\n"
+        "  -q, --quiet        no warnings\n"
+        "  -h, --help         this text\n",
+        f);
+}
+
+static char *read_all(const char *path, size_t *len) {
+  FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+  if (!f) {
+    fprintf(stderr, "gsan ptx: cannot open '%s': %s\n", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *p = malloc(cap);
+  for (;;) {
+    if (n + 1 >= cap) {
+      cap *= 2;
+      p = realloc(p, cap);
+    }
+    size_t got = fread(p + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) break;
+  }
+  int err = ferror(f);
+  if (f != stdin) fclose(f);
+  if (err) {
+    fprintf(stderr, "gsan ptx: cannot read '%s'\n", path);
+    free(p);
+    return NULL;
+  }
+  p[n] = 0;
+  *len = n;
+  return p;
+}
+
+static int parse_spaces(const char *list, unsigned *out) {
+  static const struct { const char *n; int sp; } names[] = {{"global", GSAN_SPACE_GLOBAL}, {"shared", GSAN_SPACE_SHARED},
+                                                            {"local", GSAN_SPACE_LOCAL},   {"generic", GSAN_SPACE_GENERIC},
+                                                            {"const", GSAN_SPACE_CONST}};
+  *out = 0;
+  const char *p = list;
+  while (*p) {
+    size_t n = strcspn(p, ",");
+    int found = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+      if (strlen(names[i].n) == n && !strncmp(p, names[i].n, n)) {
+        *out |= 1u << names[i].sp;
+        found = 1;
+      }
+    if (!found) {
+      fprintf(stderr, "gsan ptx: --spaces: unknown space '%.*s' (expected global, shared, local, generic, const)\n", (int)n, p);
+      return -1;
+    }
+    p += n;
+    if (*p == ',') p++;
+  }
+  return 0;
+}
+
+int cli_ptx(int argc, char **argv) {
+  const char *in = NULL, *out = "-";
+  int stats = 0, roundtrip = 0, quiet = 0;
+  ptx_opts o = {0};
+  o.spaces = (1u << GSAN_SPACE_GLOBAL) | (1u << GSAN_SPACE_SHARED) | (1u << GSAN_SPACE_LOCAL) |
+             (1u << GSAN_SPACE_GENERIC) | (1u << GSAN_SPACE_CONST);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "-o")) {
+      if (++i >= argc) {
+        fputs("gsan ptx: -o needs a file name\n", stderr);
+        return 2;
+      }
+      out = argv[i];
+    } else if (!strcmp(a, "--stats")) stats = 1;
+    else if (!strcmp(a, "--recover")) o.recover = 1;
+    else if (!strcmp(a, "--no-elim")) o.no_elim = 1;
+    else if (!strcmp(a, "--roundtrip")) roundtrip = 1;
+    else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = 1;
+    else if (!strncmp(a, "--spaces=", 9)) {
+      if (parse_spaces(a + 9, &o.spaces) < 0) return 2;
+    } else if (!strncmp(a, "--module-id=", 12)) {
+      char *end;
+      o.module_id = strtoull(a + 12, &end, 16);
+      if (*end || !o.module_id) {
+        fprintf(stderr, "gsan ptx: --module-id: '%s' is not a non-zero hexadecimal number\n", a + 12);
+        return 2;
+      }
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "gsan ptx: unknown option '%s' (see gsan ptx --help)\n", a);
+      return 2;
+    } else if (in) {
+      fprintf(stderr, "gsan ptx: more than one input ('%s' and '%s')\n", in, a);
+      return 2;
+    } else in = a;
+  }
+  if (!in) {
+    usage(stderr);
+    return 2;
+  }
+  size_t len;
+  char *src = read_all(in, &len);
+  if (!src) return 2;
+  ptx_diag d = {strcmp(in, "-") ? in : "<stdin>", 0, 0, quiet};
+  ptx_module *m = ptx_parse(src, len, &d);
+  if (!m) {
+    free(src);
+    return 2;
+  }
+  ptx_stats st;
+  memset(&st, 0, sizeof st);
+  if (!roundtrip && ptx_instrument(m, &o, &st, &d) < 0) {
+    ptx_module_free(m);
+    free(src);
+    return 2;
+  }
+  /* write to a temporary and rename, so a failure never leaves half a file */
+  int rc = 0;
+  if (!strcmp(out, "-")) {
+    ptx_print(stdout, m);
+    if (fflush(stdout) != 0) rc = 2;
+  } else {
+    size_t n = strlen(out) + 16;
+    char *tmp = malloc(n);
+    snprintf(tmp, n, "%s.gsan-tmp", out);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+      fprintf(stderr, "gsan ptx: cannot write '%s': %s\n", tmp, strerror(errno));
+      rc = 2;
+    } else {
+      ptx_print(f, m);
+      if (fclose(f) != 0 || rename(tmp, out) != 0) {
+        fprintf(stderr, "gsan ptx: cannot write '%s': %s\n", out, strerror(errno));
+        remove(tmp);
+        rc = 2;
+      }
+    }
+    free(tmp);
+  }
+  if (stats && !roundtrip) ptx_stats_print(stderr, &st);
+  ptx_module_free(m);
+  free(src);
+  return rc;
+}

@@ -1,0 +1,40 @@
+/* The gsan command: dispatches to its subcommands. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *help;
+} commands[] = {
+    {"ptx", cli_ptx, "instrument a PTX file: gsan ptx IN.ptx -o OUT.ptx"},
+};
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: gsan <command> [options]\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+  fprintf(f, "\n'gsan <command> --help' describes a command. gsan %s\n", GSAN_VERSION);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("gsan %s\n", GSAN_VERSION);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "gsan: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

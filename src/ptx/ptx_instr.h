@@ -1,0 +1,80 @@
+/* The instrumenter's interface: options, statistics, and the check records
+ * shared by the passes (instrument -> eliminate -> emit). */
+#ifndef GSAN_PTX_INSTR_H
+#define GSAN_PTX_INSTR_H
+
+#include "ptx_ir.h"
+
+typedef struct ptx_opts {
+  unsigned spaces;      /* bit (1 << enum gsan_space) set = checked */
+  int recover;          /* failed checks skip the access instead of trapping */
+  int no_elim;          /* keep every check (for measurements) */
+  uint64_t module_id;   /* 0 = hash of the input */
+} ptx_opts;
+
+typedef struct ptx_stats {
+  long seen[6];         /* accesses per enum gsan_space */
+  long checked[6];      /* accesses covered by a check, per space */
+  long checks;          /* checks emitted */
+  long removed_dominated;
+  long removed_merged;
+  long static_safe;     /* [symbol+imm] proven in bounds at compile time */
+  long static_oob;      /* [symbol+imm] proven out of bounds: always fails */
+  long unchecked_noroot;      /* shared/local access whose root is unknown */
+  long unchecked_unsupported; /* instruction gsan cannot check */
+  long unchecked_extern;      /* extern variable of unknown size */
+  long not_requested;   /* in a space excluded by the options */
+  long lookups_root;    /* arena lookups placed at a root's definition */
+  long lookups_access;  /* arena lookups placed at the access */
+  long hoisted_uses;    /* checks served by a lookup at the root */
+  long funcs;
+  long funcs_fallback;  /* CFG not analysable: per-access lookups */
+  long sites;
+} ptx_stats;
+
+typedef struct ptx_member {
+  int stmt;             /* the access statement */
+  int site;
+  int64_t imm;          /* address = reg + imm */
+  int width;            /* bytes, 0 = dynamic */
+  const ptx_tok *wtok;  /* dynamic width operand */
+} ptx_member;
+
+typedef struct ptx_check {
+  int stmt;             /* emitted before this statement */
+  int addr_reg;         /* -1: the address is a symbol (addr_sym) */
+  ptx_symbol *addr_sym;
+  int bits;             /* 32 or 64: width of the address arithmetic */
+  int space;            /* enum gsan_space of the access */
+  ptx_root root;
+  int root_slot;        /* ROOT_ARENA: index of the function's root lookup */
+  int pred_reg, pred_neg;
+  const ptx_tok *pred_tok;
+  int64_t lo, hi;       /* checked range relative to the address register */
+  int removed;          /* covered by another check */
+  int always_fail;      /* statically out of bounds */
+  ptx_access acc;       /* of the first member (recover mode) */
+  int nmem;
+  ptx_member *mem;
+} ptx_check;
+
+int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d);
+void ptx_stats_print(FILE *f, const ptx_stats *st);
+
+/* ptx_elim.c: drop and merge checks in place */
+void ptx_eliminate(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st);
+
+/* ptx_sites.c: the module's site table */
+typedef struct ptx_sites ptx_sites;
+ptx_sites *ptx_sites_new(void);
+void ptx_sites_free(ptx_sites *s);
+int ptx_sites_add(ptx_sites *s, const char *func, const char *file, int line, int col, int ptx_line, int kind,
+                  int space, int width);
+int ptx_sites_count(const ptx_sites *s);
+/* appends the .global blob holding the table to the module's text */
+char *ptx_sites_decl(ptx_arena *a, const ptx_sites *s, uint64_t module_id);
+
+/* ptx_support.c: the module-level declarations instrumented code calls */
+const char *ptx_support_text(void);
+
+#endif

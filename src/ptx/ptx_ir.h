@@ -1,0 +1,114 @@
+/* What the passes know about a function: decoded instructions, registers,
+ * CFG, dominators, reaching definitions, root pointers, and the checks the
+ * instrumenter will insert. */
+#ifndef GSAN_PTX_IR_H
+#define GSAN_PTX_IR_H
+
+#include "ptx.h"
+
+/* ---- instruction decoding (ptx_insn.c) ---- */
+typedef struct ptx_access {
+  int kind;        /* enum gsan_access_kind */
+  int space;       /* enum gsan_space */
+  int width;       /* bytes; 0 = given by operand width_opnd */
+  int addr_opnd;   /* operand holding [address] */
+  int width_opnd;  /* operand holding the byte count, -1 if constant */
+  int dst_opnd;    /* loaded registers (recover mode zeroes them), -1 if none */
+} ptx_access;
+
+enum { INSN_NO_ACCESS = 0, INSN_UNSUPPORTED = -1 };
+/* Decodes the memory accesses of one instruction into out[0..1]; returns their
+ * count, 0 for none, INSN_UNSUPPORTED when it touches memory in a way gsan
+ * cannot check (why is set to a short reason). */
+int ptx_insn_accesses(const ptx_stmt *s, ptx_access out[2], const char **why);
+/* opcode base ("ld" of "ld.global.f32") compare, and qualifier lookup */
+int ptx_op_is(const ptx_stmt *s, const char *base);
+int ptx_op_has(const ptx_stmt *s, const char *qual);
+/* 1 if operand 0 of this instruction is written */
+int ptx_insn_writes_first(const ptx_stmt *s);
+
+/* ---- registers ---- */
+typedef struct ptx_regs {
+  ptx_arena *a;
+  int n, cap;
+  const char **name;
+  uint8_t *bits;       /* 1 (pred), 16, 32, 64, 128 */
+  int *hash;           /* open addressing, -1 empty */
+  int hcap;
+} ptx_regs;
+
+int ptx_reg_lookup(const ptx_regs *r, const char *s, size_t len); /* -1 if unknown */
+
+/* ---- the analysed function (ptx_cfg.c, ptx_dataflow.c) ---- */
+typedef struct ptx_block {
+  int first, last;      /* statement indices, inclusive */
+  int *succ, nsucc;
+  int *pred, npred;
+  int rpo;              /* reverse postorder number, -1 unreachable */
+  int idom;             /* immediate dominator block, -1 for entry/unreachable */
+  int depth;            /* dominator tree depth */
+} ptx_block;
+
+typedef struct ptx_def { int stmt, reg; } ptx_def;
+
+typedef struct ptx_fn {
+  ptx_module *m;
+  ptx_func *f;
+  ptx_arena *a;
+  int nst;
+  ptx_stmt **st;
+  int *blk;             /* statement -> block */
+  int nblk;
+  ptx_block *b;
+  int *order;           /* blocks in reverse postorder */
+  int norder;
+  ptx_regs regs;
+  ptx_vec syms;         /* function-scope ptx_symbol* (depots, locals) */
+  /* definitions */
+  int ndef;
+  ptx_def *def;
+  int *stmt_def0;       /* first def index of each statement (ndef if none) */
+  int *reg_ndefs;       /* defs per register */
+  int **reg_defs;       /* def indices per register */
+  /* reaching definitions for registers with several defs: bitsets per block */
+  int nmulti;           /* number of defs of multi-def registers */
+  int *multi_idx;       /* def -> bit index or -1 */
+  uint64_t *rd_in;      /* nblk x words */
+  int words;
+  int ok;               /* 0 if the CFG could not be built (analysis-free fallback) */
+  const char *why;
+} ptx_fn;
+
+int ptx_fn_build(ptx_fn *fn, ptx_module *m, ptx_func *f, ptx_diag *d);
+void ptx_fn_free(ptx_fn *fn);
+int ptx_dominates(const ptx_fn *fn, int blk_a, int blk_b);
+int ptx_stmt_dominates(const ptx_fn *fn, int sa, int sb);
+/* The definitions of reg that reach statement s (before it executes).
+ * Returns count; writes up to max def indices. */
+int ptx_reaching(const ptx_fn *fn, int s, int reg, int *out, int max);
+/* register id of a register token, -1 otherwise */
+int ptx_tok_reg(const ptx_fn *fn, const ptx_tok *t);
+
+/* ---- root pointers (ptx_roots.c) ---- */
+enum ptx_root_kind {
+  ROOT_NONE = 0,     /* no single root: look the address itself up */
+  ROOT_SYMBOL,       /* a variable with a static or dynamic-shared size */
+  ROOT_ARENA         /* a pointer value (parameter, loaded, call result): arena lookup */
+};
+
+enum ptx_form { FORM_GENERIC = 0, FORM_SPACE = 1 }; /* address in the generic or the space's window */
+
+typedef struct ptx_root {
+  int kind;
+  int def;             /* ROOT_ARENA: definition index whose value is the root */
+  ptx_symbol *sym;     /* ROOT_SYMBOL */
+  int sym_space;
+} ptx_root;
+
+typedef struct ptx_rootwalk ptx_rootwalk;
+ptx_rootwalk *ptx_roots_new(ptx_fn *fn);
+void ptx_roots_free(ptx_rootwalk *w);
+/* The root of the value register reg holds when statement s executes. */
+ptx_root ptx_find_root(ptx_rootwalk *w, int s, int reg);
+
+#endif

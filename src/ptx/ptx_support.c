@@ -1,0 +1,73 @@
+/* The module-level code every instrumented module carries: the context the
+ * runtime fills (__gsan_ctx) and the failure path that appends a record to the
+ * ring buffer (__gsan_report). Both are .weak so that modules linked with
+ * -rdc share one copy. Offsets are the ones in include/gsan/abi.h. */
+#include "ptx_instr.h"
+
+#include <gsan/abi.h>
+
+#define S_(x) #x
+#define S(x) S_(x)
+
+_Static_assert(GSAN_CTX_RING == 24 && GSAN_CTX_RING_CTL == 32 && GSAN_RING_TAIL == 4 && GSAN_RECORD_BYTES == 64 &&
+                   GSAN_RING_HEADER_BYTES == 64 && GSAN_CTX_BYTES == 64,
+               "the text below hard-codes these offsets");
+
+static const char support[] =
+    "\n// gsan runtime interface (docs/abi.md, version " S(GSAN_ABI_VERSION) ")\n"
+    ".weak .const .align 16 .b8 " GSAN_CTX_SYMBOL "[" S(GSAN_CTX_BYTES) "];\n"
+    "\n"
+    ".weak .func " GSAN_REPORT_FUNC "(.param .b64 __gsan_mod, .param .b32 __gsan_site, .param .b64 __gsan_addr,"
+    " .param .b64 __gsan_base, .param .b64 __gsan_size)\n"
+    "{\n"
+    "\t.reg .pred \t%p<3>;\n"
+    "\t.reg .b32 \t%r<12>;\n"
+    "\t.reg .b64 \t%rd<8>;\n"
+    "\tld.const.u64 \t%rd1, [" GSAN_CTX_SYMBOL "+24];\n"
+    "\tld.const.u64 \t%rd2, [" GSAN_CTX_SYMBOL "+32];\n"
+    "\tsetp.eq.u64 \t%p1, %rd1, 0;\n"
+    "\tsetp.eq.or.u64 \t%p1, %rd2, 0, %p1;\n"
+    "\t@%p1 bra \t$L__gsan_done;\n"
+    "\tatom.global.add.u32 \t%r1, [%rd2], 1;\n"
+    "\tld.volatile.global.u32 \t%r2, [%rd1];\n"
+    "\tld.volatile.global.u32 \t%r3, [%rd1+4];\n"
+    "\tsub.s32 \t%r4, %r1, %r3;\n"
+    "\tsetp.ge.u32 \t%p2, %r4, %r2;\n"
+    "\t@%p2 bra \t$L__gsan_full;\n"
+    "\tadd.s32 \t%r5, %r2, -1;\n"
+    "\tand.b32 \t%r5, %r1, %r5;\n"
+    "\tmul.wide.u32 \t%rd3, %r5, 64;\n"
+    "\tadd.s64 \t%rd3, %rd1, %rd3;\n"
+    "\tld.param.u32 \t%r6, [__gsan_site];\n"
+    "\tst.volatile.global.u32 \t[%rd3+68], %r6;\n"
+    "\tld.param.u64 \t%rd4, [__gsan_mod];\n"
+    "\tst.volatile.global.u64 \t[%rd3+72], %rd4;\n"
+    "\tld.param.u64 \t%rd4, [__gsan_addr];\n"
+    "\tst.volatile.global.u64 \t[%rd3+80], %rd4;\n"
+    "\tld.param.u64 \t%rd4, [__gsan_base];\n"
+    "\tst.volatile.global.u64 \t[%rd3+88], %rd4;\n"
+    "\tld.param.u64 \t%rd4, [__gsan_size];\n"
+    "\tst.volatile.global.u64 \t[%rd3+96], %rd4;\n"
+    "\tmov.u32 \t%r7, %tid.x;\n"
+    "\tst.volatile.global.u32 \t[%rd3+104], %r7;\n"
+    "\tmov.u32 \t%r7, %tid.y;\n"
+    "\tst.volatile.global.u32 \t[%rd3+108], %r7;\n"
+    "\tmov.u32 \t%r7, %tid.z;\n"
+    "\tst.volatile.global.u32 \t[%rd3+112], %r7;\n"
+    "\tmov.u32 \t%r7, %ctaid.x;\n"
+    "\tst.volatile.global.u32 \t[%rd3+116], %r7;\n"
+    "\tmov.u32 \t%r7, %ctaid.y;\n"
+    "\tst.volatile.global.u32 \t[%rd3+120], %r7;\n"
+    "\tmov.u32 \t%r7, %ctaid.z;\n"
+    "\tst.volatile.global.u32 \t[%rd3+124], %r7;\n"
+    "\tmembar.sys;\n"
+    "\tadd.s32 \t%r8, %r1, 1;\n"
+    "\tst.volatile.global.u32 \t[%rd3+64], %r8;\n"
+    "\tbra.uni \t$L__gsan_done;\n"
+    "$L__gsan_full:\n"
+    "\tatom.global.add.u32 \t%r9, [%rd2+4], 1;\n"
+    "$L__gsan_done:\n"
+    "\tret;\n"
+    "}\n";
+
+const char *ptx_support_text(void) { return support; }
