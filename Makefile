@@ -6,6 +6,7 @@ WARN     := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
 CPPFLAGS := -Iinclude
 BUILD    := build
 PREFIX   ?= /usr/local
+NPROC    := $(shell nproc 2>/dev/null || echo 2)
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 PTX_SRC  := $(wildcard src/ptx/*.c)
@@ -42,7 +43,7 @@ deps:
 
 # The PTX corpus: every kernel in tests/ptx/kernels compiled by nvcc.
 corpus: deps
-	@$(MAKE) --no-print-directory -f tests/ptx/corpus.mk BUILD=$(BUILD)
+	@$(MAKE) --no-print-directory -j$(NPROC) -f tests/ptx/corpus.mk BUILD=$(BUILD)
 
 check: all $(BUILD)/bin/gsan-asan corpus
 	@sh tests/run.sh $(BUILD)

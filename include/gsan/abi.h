@@ -6,6 +6,12 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+#define GSAN_STATIC_ASSERT static_assert
+#else
+#define GSAN_STATIC_ASSERT _Static_assert
+#endif
+
 #define GSAN_ABI_VERSION 1
 
 /* Module symbols the instrumenter adds. The runtime finds them by name. */
@@ -56,7 +62,7 @@ typedef struct gsan_record {
   uint32_t ctaid[3];
 } gsan_record;
 
-_Static_assert(sizeof(gsan_record) == GSAN_RECORD_BYTES, "record layout");
+GSAN_STATIC_ASSERT(sizeof(gsan_record) == GSAN_RECORD_BYTES, "record layout");
 
 /* Site table blob (__gsan_sites_<id>, .global .b8[]): header, sites, strings. */
 #define GSAN_SITES_MAGIC 0x4e415347u /* "GSAN" little endian */
@@ -97,6 +103,6 @@ typedef struct gsan_site {
   uint32_t col;       /* source column from .loc */
 } gsan_site;
 
-_Static_assert(sizeof(gsan_site) == 24, "site layout");
+GSAN_STATIC_ASSERT(sizeof(gsan_site) == 24, "site layout");
 
 #endif

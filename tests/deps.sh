@@ -1,0 +1,31 @@
+#!/bin/sh
+# Test dependencies: LLVM's FileCheck and lit. Installs them when run as root
+# (Debian/Ubuntu), otherwise prints the command to run.
+set -eu
+need_fc=0; need_lit=0
+ls /usr/lib/llvm-*/bin/FileCheck >/dev/null 2>&1 || command -v FileCheck >/dev/null 2>&1 || need_fc=1
+python3 -c 'import lit' >/dev/null 2>&1 || need_lit=1
+command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || {
+  echo "gsan: the tests need the CUDA toolkit (nvcc, ptxas): install it and put /usr/local/cuda/bin on PATH" >&2
+  exit 1
+}
+if [ $need_fc = 1 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "gsan: installing FileCheck (llvm tools)"
+    apt-get update -qq >/dev/null
+    pkg=$(apt-cache search --names-only '^llvm-[0-9]+-tools$' | sort -t- -k2 -n | tail -n 1 | cut -d' ' -f1)
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkg:-llvm-14-tools}" >/dev/null
+  else
+    echo "gsan: FileCheck is missing: run  sudo apt-get install llvm-14-tools" >&2
+    exit 1
+  fi
+fi
+if [ $need_lit = 1 ]; then
+  if [ "$(id -u)" = 0 ] || [ -n "${VIRTUAL_ENV:-}" ]; then
+    echo "gsan: installing lit"
+    python3 -m pip install -q lit
+  else
+    echo "gsan: lit is missing: run  python3 -m pip install --user lit" >&2
+    exit 1
+  fi
+fi

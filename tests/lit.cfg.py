@@ -1,0 +1,27 @@
+# lit configuration for gsan's golden tests: each test file is the input plus
+# the RUN lines that process it and the CHECK lines its output must match.
+import glob
+import os
+
+import lit.formats
+
+config.name = 'gsan'
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = ['.ptx', '.test']
+config.excludes = ['kernels', 'corpus', 'inputs']
+config.test_source_root = os.path.dirname(__file__)
+build = lit_config.params.get('build', os.path.join(os.path.dirname(__file__), '..', 'build'))
+build = os.path.abspath(build)
+config.test_exec_root = os.path.join(build, 'lit')
+
+# the instrumenter under AddressSanitizer and UBSan: any memory error fails the test
+gsan = os.path.join(build, 'bin', 'gsan-asan')
+filecheck = (glob.glob('/usr/lib/llvm-*/bin/FileCheck') or ['FileCheck'])[-1]
+config.substitutions.append(('%gsan', gsan))
+config.substitutions.append(('%FileCheck', filecheck))
+config.substitutions.append(('%ptxas', 'ptxas'))
+config.substitutions.append(('%python', 'python3'))
+config.substitutions.append(('%tools', os.path.join(os.path.dirname(__file__), 'tools')))
+config.environment['PATH'] = os.pathsep.join(['/usr/local/cuda/bin', os.environ.get('PATH', '')])
+config.environment['ASAN_OPTIONS'] = 'detect_leaks=1:abort_on_error=0'
+config.environment['UBSAN_OPTIONS'] = 'print_stacktrace=1:halt_on_error=1'

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Runs every CPU test (golden tests and the PTX corpus) through lit and ends
+# with the line "N passed, N failed".
+set -u
+BUILD=${1:-build}
+BUILD=$(cd "$BUILD" && pwd)
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+LOG="$BUILD/test-log.txt"
+JOBS=$(nproc 2>/dev/null || echo 2)
+python3 -m lit -sv -j "$JOBS" --param build="$BUILD" "$TOP/tests" "$TOP/tests/corpus" >"$LOG" 2>&1
+rc=$?
+grep -E '^(FAIL|UNRESOLVED|XPASS|TIMEOUT)' "$LOG" || true
+grep -A40 -E '^\*{4,} TEST .* FAILED' "$LOG" | head -200 || true
+count() { sed -n "s/^ *$1 *: *\([0-9][0-9]*\).*/\1/p" "$LOG" | head -n 1; }
+passed=$(count Passed); failed=$(count Failed); unres=$(count Unresolved)
+passed=${passed:-0}; failed=$(( ${failed:-0} + ${unres:-0} ))
+if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then failed=1; tail -20 "$LOG"; fi
+echo "full log: $LOG"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
