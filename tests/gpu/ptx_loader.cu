@@ -159,7 +159,7 @@ static CUresult launch(CUmodule m, const char *name, unsigned grid, unsigned blo
                        std::vector<void *> args) {
   CUfunction f;
   CK(cuModuleGetFunction(&f, m, name));
-  CUresult r = cuLaunchKernel(f, grid, 1, 1, block, 1, 1, smem, 0, 0, args.data(), 0);
+  CUresult r = cuLaunchKernel(f, grid, 1, 1, block, 1, 1, smem, 0, args.data(), 0);
   if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
   return r;
 }
