@@ -26,7 +26,8 @@ for t in compare oob_global oob_shared oob_local uaf recover; do
   [ $rc = 0 ] || fails=$((fails + 1))
   printf '%-12s %s\n' $t "$res" >>"$LOGDIR/table.txt"
 done
-cat "$LOGDIR"/compare.log "$LOGDIR"/oob_global.log "$LOGDIR"/oob_shared.log "$LOGDIR"/oob_local.log "$LOGDIR"/uaf.log "$LOGDIR"/recover.log
+cat "$LOGDIR"/*.log | cut -c1-220 | head -80
+rm -f "$LOGDIR"/uaf.log.full
 echo
 cat "$LOGDIR/device.txt" "$LOGDIR/table.txt"
 echo "$((6 - fails)) passed, $fails failed"

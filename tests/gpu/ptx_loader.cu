@@ -26,7 +26,7 @@
     }                                                                                 \
   } while (0)
 
-static const unsigned REGION_SHIFT = 24, MIN_SHIFT = 8, CLASSES = 10, TABLE_SHIFT = 19;
+static const unsigned REGION_SHIFT = 26, MIN_SHIFT = 8, CLASSES = 16, TABLE_SHIFT = 21;
 static const unsigned RING_CAP = 1024;
 
 struct Arena {
