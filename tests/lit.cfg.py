@@ -6,7 +6,7 @@ import os
 import lit.formats
 
 config.name = 'gsan'
-config.test_format = lit.formats.ShTest(execute_external=True)
+config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = ['.ptx', '.test']
 config.excludes = ['kernels', 'corpus', 'inputs']
 config.test_source_root = os.path.dirname(__file__)

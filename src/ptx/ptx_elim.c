@@ -7,7 +7,6 @@
 
 #include <gsan/abi.h>
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Does register reg hold the same value at statements a and b (a before b)? */
@@ -55,10 +54,9 @@ void ptx_eliminate(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st) {
       if (c[i].pred_reg >= 0 && !same_value(fn, c[i].pred_reg, c[i].stmt, c[j].stmt)) continue;
       if (call_between(fn, c[i].stmt, c[j].stmt)) break;
       /* fold j into i: the merged range is checked at i's place */
-      ptx_member *mem = malloc((size_t)(c[i].nmem + 1) * sizeof *mem);
+      ptx_member *mem = ptx_alloc(fn->a, (size_t)(c[i].nmem + 1) * sizeof *mem);
       memcpy(mem, c[i].mem, (size_t)c[i].nmem * sizeof *mem);
       mem[c[i].nmem] = c[j].mem[0];
-      if (c[i].nmem > 1) free(c[i].mem);
       c[i].mem = mem;
       c[i].nmem++;
       if (c[j].lo < c[i].lo) c[i].lo = c[j].lo;

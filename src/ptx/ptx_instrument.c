@@ -229,7 +229,7 @@ static void collect(fstate *fs) {
       c.lo = imm;
       c.hi = imm + ac->width;
       c.nmem = 1;
-      c.mem = malloc(sizeof *c.mem);
+      c.mem = ptx_alloc(fs->fn.a, sizeof *c.mem);
       c.mem[0].stmt = i;
       c.mem[0].imm = imm;
       c.mem[0].width = ac->width;
@@ -241,7 +241,6 @@ static void collect(fstate *fs) {
         if (imm >= 0 && ac->width > 0 && (uint64_t)imm + (uint64_t)ac->width <= c.addr_sym->size) {
           fs->st->static_safe++;
           fs->st->checked[sp]++;
-          free(c.mem);
           continue;
         }
         c.always_fail = ac->width > 0;
@@ -537,14 +536,35 @@ static void emit_root_lookup(fstate *fs, buf *b, const root_slot *r, const ptx_s
   if (skip) bprintf(b, "$L__gsan_skip_%d:\n", r->base);
 }
 
-static void push_text(fstate *fs, ptx_vec *out, buf *b, int scope) {
-  if (!b->n) return;
-  b->p[b->n] = 0;
-  if (ptx_parse_snippet(fs->m, ptx_strndup(fs->m->arena, b->p, b->n), out, scope, fs->d) < 0) {
-    fputs("gsan: internal error: generated PTX does not parse\n", stderr);
-    fputs(b->p, stderr);
+static void parse_chunk(fstate *fs, ptx_vec *out, const char *text, size_t n, int scope) {
+  if (!n) return;
+  if (ptx_parse_snippet(fs->m, ptx_strndup(fs->m->arena, text, n), out, scope, fs->d) < 0) {
+    fprintf(stderr, "gsan: internal error: generated PTX does not parse:\n%.*s", (int)n, text);
     abort();
   }
+}
+
+/* Parses generated text into statements; its comment lines ("\t// ...") are
+ * kept as raw statements so that the output explains what was inserted. */
+static void push_text(fstate *fs, ptx_vec *out, buf *b, int scope) {
+  if (!b->n) return;
+  size_t start = 0, i = 0;
+  while (i < b->n) {
+    size_t eol = i;
+    while (eol < b->n && b->p[eol] != '\n') eol++;
+    if (eol - i >= 3 && b->p[i] == '\t' && b->p[i + 1] == '/' && b->p[i + 2] == '/') {
+      parse_chunk(fs, out, b->p + start, i - start, scope);
+      ptx_stmt *s = ptx_alloc(fs->m->arena, sizeof *s);
+      s->kind = ST_RAW;
+      s->pred = -1;
+      s->scope = scope;
+      s->raw = ptx_strndup(fs->m->arena, b->p + i, eol + 1 - i);
+      ptx_vec_push(out, s);
+      start = eol + 1;
+    }
+    i = eol + 1;
+  }
+  if (start < b->n) parse_chunk(fs, out, b->p + start, b->n - start, scope);
   b->n = 0;
 }
 
@@ -662,7 +682,6 @@ static void instrument_function(fstate *fs, ptx_func *f) {
   free(scope_stubs);
   for (int i = 0; i <= n; i++) { free(pb[i].p); free(sb[i].p); }
   free(pb); free(sb); free(pre); free(stub); free(b.p); free(decl.p); free(check_id);
-  for (int i = 0; i < fs->nc; i++) free(fs->c[i].mem);
   ptx_vec_free(&f->body);
   f->body = out;
   ptx_roots_free(fs->rw);

@@ -76,7 +76,7 @@ char *ptx_sites_decl(ptx_arena *a, const ptx_sites *s, uint64_t module_id) {
   size_t total = body + s->slen;
   unsigned char *blob = malloc(total);
   memcpy(blob, &h, sizeof h);
-  memcpy(blob + sizeof h, s->v, (size_t)s->n * sizeof(gsan_site));
+  if (s->n) memcpy(blob + sizeof h, s->v, (size_t)s->n * sizeof(gsan_site));
   memcpy(blob + body, s->str, s->slen);
   /* up to 4 characters per byte plus line breaks */
   char *out = ptx_alloc(a, total * 5 + 256);
