@@ -8,10 +8,14 @@
 # module that ptxas still accepts:
 #
 #   * one header (.version/.target/.address_size) is kept;
-#   * every module-level symbol (.entry/.func names, module-scope .global,
-#     .const and .shared variables, $str literals, and all their uses,
-#     including function-pointer initialisers) gets a per-copy suffix "_cN";
-#     .extern .func declarations (vprintf, malloc, free) keep their names and
+#   * every module-level symbol (.entry/.func names, module-scope .global
+#     and .shared variables, $str literals, and all their uses, including
+#     function-pointer initialisers) gets a per-copy suffix "_cN";
+#   * module-scope .const variables are the exception: ptxas allows 64 KB of
+#     constant data per module, which 20 MB worth of copies would exceed, so
+#     each input's .const variables are declared once (suffix "_mI", I = the
+#     input's position) and shared by all copies of that input;
+#   * .extern .func declarations (vprintf, malloc, free) keep their names and
 #     are emitted once;
 #   * the .file tables of all inputs are merged into one table (a file path
 #     gets one index) and every .loc / inlined_at is renumbered to it, so the
@@ -79,6 +83,7 @@ class Module:
         self.externs = []     # .extern .func declarations, unrenamed
         self.debug_str = []   # lines inside .section .debug_str { }
         body, symbols = [], set()
+        self.consts, const_items = set(), []  # shared by all copies
         for item in split_items(lines):
             first = item[0]
             words = code_part(first).split()
@@ -109,13 +114,30 @@ class Module:
                              and t not in ('align',)), None)
                 if not name:
                     sys.exit('ptx_synth: %s: no variable name in %r' % (path, first))
-                symbols.add(name)
-                body.append(item)
+                if '.const' in words:
+                    self.consts.add(name)
+                    const_items.append(item)
+                else:
+                    symbols.add(name)
+                    body.append(item)
             else:
                 sys.exit('ptx_synth: %s: unhandled top-level item %r' % (path, first))
         self.symbols = symbols
         self.body = body
         self.tag = 'm%d' % index
+        self.const_decls = ''.join(
+            '\n'.join(self.rename(l) for l in item) + '\n' for item in const_items)
+
+    def rename(self, line):
+        """MARK after every per-copy symbol; .const names get the input's tag."""
+        def sub(g):
+            w = g.group(0)
+            if w in self.symbols:
+                return w + MARK
+            if w in self.consts:
+                return w + '_' + self.tag
+            return w
+        return IDENT.sub(sub, line)
 
     def template(self, file_map):
         """The module's items as one text, .loc renumbered to file_map, debug
@@ -132,9 +154,7 @@ class Module:
                         lambda g: '$L__info_string_%s_%s' % (self.tag, g.group(1)),
                         line)
                 else:
-                    line = IDENT.sub(
-                        lambda g: g.group(0) + MARK if g.group(0) in self.symbols
-                        else g.group(0), line)
+                    line = self.rename(line)
                 out.append(line)
             out.append('')
         return '\n'.join(out) + '\n'
@@ -180,6 +200,7 @@ def main():
     head = '//\n// Synthetic benchmark module built by bench/ptx_synth.py from:\n'
     head += ''.join('//   %s\n' % m.path for m in mods) + '//\n\n'
     head += '\n'.join(header) + '\n\n' + '\n'.join(externs) + '\n\n'
+    head += ''.join(m.const_decls for m in mods) + '\n'
     tail = ''.join('\t.file\t%d %s\n' % (n, s) for n, s in sorted(table.items()))
     dbg = [l for m in mods for l in m.debug_lines()]
     if dbg:
@@ -197,8 +218,10 @@ def main():
             copies += 1
         out.write(tail)
     nsym = sum(len(m.symbols) for m in mods)
-    print('ptx_synth: %s: %d bytes, %d inputs x %d copies, %d symbols renamed per copy'
-          % (args.out, size, len(mods), copies, nsym), file=sys.stderr)
+    nconst = sum(len(m.consts) for m in mods)
+    print('ptx_synth: %s: %d bytes, %d inputs x %d copies, %d symbols renamed'
+          ' per copy, %d .const variables shared'
+          % (args.out, size, len(mods), copies, nsym, nconst), file=sys.stderr)
 
 
 if __name__ == '__main__':

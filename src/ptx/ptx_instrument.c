@@ -409,7 +409,7 @@ static const char *guard_txt(fstate *fs, const ptx_check *c) {
 static void emit_check(fstate *fs, buf *b, const ptx_check *c, int id) {
   int bits = c->bits;
   const ptx_stmt *s = fs->fn.st[c->stmt];
-  bprintf(b, "\t// gsan: check %d, %s %s, line %d\n", id, space_name(c->space), c->nmem > 1 ? "merged range" : "access",
+  bprintf(b, "\t// gsan: check %d, %s %s, PTX line %d\n", id, space_name(c->space), c->nmem > 1 ? "merged range" : "access",
           s->line);
   if (c->always_fail) {
     if (c->pred_reg >= 0)

@@ -1,88 +1,14 @@
 # lit configuration for the PTX corpus that nvcc generates from
-# tests/ptx/kernels (build/corpus/<config>/<kernel>.ptx). Each file is one test:
-#   1. parse and print back: equal to the input up to whitespace and comments,
-#      and accepted by ptxas;
-#   2. instrument: accepted by ptxas -arch=sm_90, and --stats accounts for every
-#      access (checked, or unchecked with a stated reason: never silently).
-import glob
+# tests/ptx/kernels; the test format is in corpus_format.py.
 import os
-import re
-import subprocess
 import sys
 
-import lit.formats
-import lit.Test
-
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', 'tools'))
-import ptx_strip  # noqa: E402
-
-
-def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    return p.returncode, p.stdout + p.stderr
-
-
-class CorpusFormat(lit.formats.base.TestFormat):
-    def getTestsInDirectory(self, suite, path_in_suite, lit_config, local_config):
-        root = suite.getSourcePath(path_in_suite)
-        for dirpath, _, files in os.walk(root):
-            for f in sorted(files):
-                if f.endswith('.ptx'):
-                    rel = os.path.relpath(os.path.join(dirpath, f), suite.source_root)
-                    yield lit.Test.Test(suite, tuple(rel.split(os.sep)), local_config)
-
-    def execute(self, test, lit_config):
-        src = test.getSourcePath()
-        gsan = test.config.gsan
-        tmp = test.getExecPath()
-        os.makedirs(os.path.dirname(tmp), exist_ok=True)
-        rdc = '-rdc' in open(src, encoding='latin-1').read(0) or 'rdc_' in os.path.basename(src)
-        ptxas = ['ptxas', '-arch=sm_90'] + (['-c'] if rdc else [])
-        log = []
-        rt = tmp + '.rt.ptx'
-        rc, out = run([gsan, 'ptx', '--roundtrip', src, '-o', rt])
-        if rc:
-            return lit.Test.FAIL, 'roundtrip failed:\n' + out
-        a = ptx_strip.strip(open(src, encoding='latin-1').read())
-        b = ptx_strip.strip(open(rt, encoding='latin-1').read())
-        if a != b:
-            i = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
-            return lit.Test.FAIL, 'round trip differs at %d:\n in: %s\nout: %s\n' % (i, a[i - 40:i + 40], b[i - 40:i + 40])
-        rc, out = run(ptxas + [rt, '-o', tmp + '.rt.cubin'])
-        if rc:
-            return lit.Test.FAIL, 'ptxas rejects the round trip:\n' + out
-        log.append('round trip: equal up to whitespace, ptxas accepts')
-        ins = tmp + '.gsan.ptx'
-        rc, out = run([gsan, 'ptx', '--stats', '-q', src, '-o', ins])
-        if rc:
-            return lit.Test.FAIL, 'instrumentation failed:\n' + out
-        log.append(out)
-        rc, perr = run(ptxas + [ins, '-o', tmp + '.gsan.cubin'])
-        if rc:
-            return lit.Test.FAIL, 'ptxas rejects the instrumented file:\n' + perr + '\n'.join(log)
-        m = re.search(r'^\s*total\s+(\d+)\s+(\d+)', out, re.M)
-        num = lambda name: int(re.search(name + r':\s+(\d+)', out).group(1))
-        seen, checked = int(m.group(1)), int(m.group(2))
-        accounted = checked + num(r'unchecked \(no root\)') + num(r'unchecked \(extern size\)')
-        if num(r'unchecked \(unsupported\)'):
-            return lit.Test.FAIL, 'unsupported accesses in compiler output:\n' + out
-        if accounted != seen:
-            return lit.Test.FAIL, 'accesses not accounted for (%d seen, %d accounted):\n%s' % (seen, accounted, out)
-        g = re.search(r'^\s*global\s+(\d+)\s+(\d+)', out, re.M)
-        if g.group(1) != g.group(2):
-            return lit.Test.FAIL, 'a global access is unchecked:\n' + out
-        # every check has its failure stub, every stub its check
-        text = open(ins, encoding='latin-1').read()
-        branches = set(re.findall(r'bra(?:\.uni)?\s+\$L__gsan_fail_(\d+);', text))
-        stubs = set(re.findall(r'^\$L__gsan_fail_(\d+):', text, re.M))
-        if branches != stubs:
-            return lit.Test.FAIL, 'checks and stubs differ: %s' % (branches ^ stubs)
-        return lit.Test.PASS, '\n'.join(log)
-
+sys.path.insert(0, HERE)
+import corpus_format  # noqa: E402
 
 config.name = 'gsan-corpus'
-config.test_format = CorpusFormat()
+config.test_format = corpus_format.CorpusFormat()
 build = os.path.abspath(lit_config.params.get('build', os.path.join(HERE, '..', '..', 'build')))
 config.test_source_root = os.path.join(build, 'corpus')
 config.test_exec_root = os.path.join(build, 'corpus-out')
