@@ -51,7 +51,7 @@ for k in $KERNELS; do
         continue
     fi
     ptx=$DIR/$k.ptx
-    if [ ! -f "$ptx" ] || [ "$src" -nt "$ptx" ]; then
+    if [ ! -f "$ptx" ] || [ -n "$(find "$src" -newer "$ptx")" ]; then
         echo "ptx_speed: nvcc $src" >&2
         nvcc -ptx -arch=sm_90 -O3 -lineinfo "$src" -o "$ptx"
     fi
@@ -101,7 +101,7 @@ time_runs roundtrip --roundtrip "$BIG" -o "$DIR/big.roundtrip.ptx"
 
 row() {  # row MODE LABEL
     med=$(median "$DIR/$1.times")
-    rate=$(awk -v b="$bytes" -v t="$med" 'BEGIN { printf "%.1f", t > 0 ? b / 1e6 / t : 0 }')
+    rate=$(awk -v b="$bytes" -v t="$med" 'BEGIN { printf "%.1f", (t > 0 ? b / 1e6 / t : 0) }')
     all=$(tr '\n' ' ' < "$DIR/$1.times" | sed 's/ $//; s/ /, /g')
     echo "| $2 | $all | $med | $rate |"
 }
@@ -134,6 +134,7 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "- input: \`$BIG\`, $bytes bytes ($mb MB, 1 MB = 10^6 bytes), $ncopies entry points;"
     echo "  built by \`bench/ptx_synth.py\` from copies of these kernels"
     echo "  (\`nvcc -ptx -arch=sm_90 -O3 -lineinfo\`, symbols renamed per copy):"
+    # shellcheck disable=SC2086
     echo "  $(echo $KERNELS | sed 's/ /, /g')"
     echo "- ptxas check of the input: $ptxas_note"
     echo

@@ -123,8 +123,6 @@ typedef struct ptx_module {
 /* Parse; NULL on error (diagnostic already printed). */
 ptx_module *ptx_parse(const char *src, size_t n, ptx_diag *d);
 void ptx_module_free(ptx_module *m);
-/* Parse statements from generated text (for the instrumenter's insertions). */
-int ptx_parse_snippet(ptx_module *m, const char *text, ptx_vec *out, int scope, ptx_diag *d);
 
 void ptx_print(FILE *f, const ptx_module *m);
 void ptx_print_stmt(FILE *f, const ptx_stmt *s);

@@ -7,7 +7,8 @@
 #include <string.h>
 
 typedef struct block { struct block *next; size_t used, cap; } block;
-struct ptx_arena { block *head; };
+/* blocks grow from 64 KiB to 4 MiB: a small function's arena stays small */
+struct ptx_arena { block *head; size_t next; };
 
 static void *xmalloc(size_t n) {
   void *p = malloc(n);
@@ -18,6 +19,7 @@ static void *xmalloc(size_t n) {
 ptx_arena *ptx_arena_new(void) {
   ptx_arena *a = xmalloc(sizeof *a);
   a->head = NULL;
+  a->next = 64u << 10;
   return a;
 }
 
@@ -31,7 +33,8 @@ void *ptx_alloc(ptx_arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
   block *b = a->head;
   if (!b || b->cap - b->used < n) {
-    size_t cap = n > (1u << 20) ? n : (1u << 20);
+    size_t cap = n > a->next ? n : a->next;
+    if (a->next < (4u << 20)) a->next *= 2;
     b = xmalloc(sizeof(block) + 16 + cap);
     b->used = 0; b->cap = cap; b->next = a->head; a->head = b;
   }

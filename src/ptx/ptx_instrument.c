@@ -55,7 +55,8 @@ typedef struct fstate {
 } fstate;
 
 /* fixed temporaries; root registers are numbered from RD_FIRST_ROOT */
-enum { T_ADDR = 0, T_OFF, T_CNT, T_BASE, T_SIZE, T_L0, T_L1, T_L2, T_L3, T_L4, T_L5, T_S0, T_S1, T_S2, T_S3, RD_FIRST_ROOT };
+enum { T_ADDR = 0, T_OFF, T_CNT, T_BASE, T_SIZE, T_L0, T_L1, T_L2, T_L3, T_L4, T_L5, T_S0, T_S1, T_S2, T_S3,
+       A_MOD, A_ADDR, A_BASE, A_SIZE, A_WIDTH, RD_FIRST_ROOT }; /* A_: the stub's call arguments */
 enum { R_L0 = 0, R_L1, R_L2, R_L3, R_DYN, R_FIRST_FREE };
 enum { P_LOOKUP = 0, P_CHECK, P_STUB, P_FIRST_FREE };
 
@@ -455,54 +456,47 @@ static void emit_widen(buf *b, int bits, const char *dst, const char *src, int i
   else bprintf(b, "\tcvt.u64.u32 \t%s, %s;\n", dst, src);
 }
 
+/* The stub calls __gsan_report once per access its check covers; the report
+ * function re-tests each one, so a merged range names the access that left
+ * its bounds. Everything is widened to 64 bits for the call. */
 static void emit_stub(fstate *fs, buf *b, const ptx_check *c, int id) {
   int bits = c->bits;
   bprintf(b, "$L__gsan_fail_%d:\n", id);
   bounds bd = check_bounds(fs, b, c, 1);
+  char abase[32], asize[32], aaddr[32];
+  reg_txt(abase, sizeof abase, 64, A_BASE);
+  reg_txt(asize, sizeof asize, 64, A_SIZE);
+  reg_txt(aaddr, sizeof aaddr, 64, A_ADDR);
+  emit_widen(b, bits, abase, bd.base, 0);
+  emit_widen(b, bits, asize, bd.size, bd.size[0] != '%');
+  bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %llu;\n\t{\n\t.param .b64 \t__gsan_a0;\n\t.param .b32 \t__gsan_a1;\n"
+             "\t.param .b64 \t__gsan_a2;\n\t.param .b64 \t__gsan_a3;\n\t.param .b64 \t__gsan_a4;\n"
+             "\t.param .b64 \t__gsan_a5;\n\t.reg .b32 \t%%gsan_site;\n",
+          A_MOD, (unsigned long long)fs->modid);
   for (int k = 0; k < c->nmem; k++) {
     const ptx_member *m = &c->mem[k];
     const char *addr = emit_addr(fs, b, c, m->imm, T_S0, R_L0);
-    if (!c->always_fail) {
-      /* re-test this member alone: the merged range may have failed through another */
-      const char *off = T(fs, bits, T_S1, R_L1);
-      const char *rem = T(fs, bits, T_OFF, R_L2);
-      const char *wv = m->width ? ptx_printf(fs->fn.a, "%d", m->width) : tokstr(fs, m->wtok);
-      int wr = m->width ? -1 : ptx_tok_reg(&fs->fn, m->wtok);
-      if (wr >= 0 && fs->fn.regs.bits[wr] != bits) {
-        const char *wx = T(fs, bits, T_CNT, R_L3);
-        bprintf(b, "\tcvt.u%d.u%d \t%s, %s;\n", bits, fs->fn.regs.bits[wr], wx, wv);
-        wv = wx;
-      }
-      bprintf(b,
-              "\tsub.s%d \t%s, %s, %s;\n"
-              "\tsetp.gt.u%d \t%%gsan_p%d, %s, %s;\n"
-              "\tsub.s%d \t%s, %s, %s;\n"
-              "\tsetp.lt.or.u%d \t%%gsan_p%d, %s, %s, %%gsan_p%d;\n"
-              "\t@!%%gsan_p%d bra \t$L__gsan_next_%d_%d;\n",
-              bits, off, addr, bd.base, bits, P_STUB, off, bd.size, bits, rem, bd.size, off, bits, P_STUB, rem, wv,
-              P_STUB, P_STUB, id, k);
+    emit_widen(b, bits, aaddr, addr, 0);
+    if (m->width) {
+      bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %d;\n", A_WIDTH, m->width);
+    } else {
+      int wr = ptx_tok_reg(&fs->fn, m->wtok);
+      const char *wv = tokstr(fs, m->wtok);
+      if (wr >= 0 && fs->fn.regs.bits[wr] == 32) bprintf(b, "\tcvt.u64.u32 \t%%gsan_rd%d, %s;\n", A_WIDTH, wv);
+      else bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %s;\n", A_WIDTH, wv);
     }
-    /* report: module id, site, address, base, size (all widened to 64 bits) */
-    emit_widen(b, bits, "%gsan_rd12", addr, 0);
-    emit_widen(b, bits, "%gsan_rd13", bd.base, 0);
-    emit_widen(b, bits, "%gsan_rd14", bd.size, bd.size[0] != '%');
     bprintf(b,
-            "\tmov.u64 \t%%gsan_rd11, %llu;\n"
-            "\t{\n"
-            "\t.param .b64 \t__gsan_a0;\n\t.param .b32 \t__gsan_a1;\n\t.param .b64 \t__gsan_a2;\n"
-            "\t.param .b64 \t__gsan_a3;\n\t.param .b64 \t__gsan_a4;\n"
-            "\t.reg .b32 \t%%gsan_site;\n"
-            "\tst.param.b64 \t[__gsan_a0], %%gsan_rd11;\n"
+            "\tst.param.b64 \t[__gsan_a0], %%gsan_rd%d;\n"
             "\tmov.u32 \t%%gsan_site, %d;\n"
             "\tst.param.b32 \t[__gsan_a1], %%gsan_site;\n"
-            "\tst.param.b64 \t[__gsan_a2], %%gsan_rd12;\n"
-            "\tst.param.b64 \t[__gsan_a3], %%gsan_rd13;\n"
-            "\tst.param.b64 \t[__gsan_a4], %%gsan_rd14;\n"
-            "\tcall.uni \t" GSAN_REPORT_FUNC ", (__gsan_a0, __gsan_a1, __gsan_a2, __gsan_a3, __gsan_a4);\n"
-            "\t}\n",
-            (unsigned long long)fs->modid, m->site);
-    if (!c->always_fail) bprintf(b, "$L__gsan_next_%d_%d:\n", id, k);
+            "\tst.param.b64 \t[__gsan_a2], %%gsan_rd%d;\n"
+            "\tst.param.b64 \t[__gsan_a3], %%gsan_rd%d;\n"
+            "\tst.param.b64 \t[__gsan_a4], %%gsan_rd%d;\n"
+            "\tst.param.b64 \t[__gsan_a5], %%gsan_rd%d;\n"
+            "\tcall.uni \t" GSAN_REPORT_FUNC ", (__gsan_a0, __gsan_a1, __gsan_a2, __gsan_a3, __gsan_a4, __gsan_a5);\n",
+            A_MOD, m->site, A_ADDR, A_BASE, A_SIZE, A_WIDTH);
   }
+  bprintf(b, "\t}\n");
   if (!fs->o->recover) {
     bprintf(b, "\ttrap;\n");
     return;
@@ -536,35 +530,17 @@ static void emit_root_lookup(fstate *fs, buf *b, const root_slot *r, const ptx_s
   if (skip) bprintf(b, "$L__gsan_skip_%d:\n", r->base);
 }
 
-static void parse_chunk(fstate *fs, ptx_vec *out, const char *text, size_t n, int scope) {
-  if (!n) return;
-  if (ptx_parse_snippet(fs->m, ptx_strndup(fs->m->arena, text, n), out, scope, fs->d) < 0) {
-    fprintf(stderr, "gsan: internal error: generated PTX does not parse:\n%.*s", (int)n, text);
-    abort();
-  }
-}
-
-/* Parses generated text into statements; its comment lines ("\t// ...") are
- * kept as raw statements so that the output explains what was inserted. */
+/* Generated text becomes one raw statement: nothing analyses it after this
+ * point, so it is printed as written instead of being lexed back. The tests
+ * run ptxas on every instrumented corpus file to hold it to the grammar. */
 static void push_text(fstate *fs, ptx_vec *out, buf *b, int scope) {
   if (!b->n) return;
-  size_t start = 0, i = 0;
-  while (i < b->n) {
-    size_t eol = i;
-    while (eol < b->n && b->p[eol] != '\n') eol++;
-    if (eol - i >= 3 && b->p[i] == '\t' && b->p[i + 1] == '/' && b->p[i + 2] == '/') {
-      parse_chunk(fs, out, b->p + start, i - start, scope);
-      ptx_stmt *s = ptx_alloc(fs->m->arena, sizeof *s);
-      s->kind = ST_RAW;
-      s->pred = -1;
-      s->scope = scope;
-      s->raw = ptx_strndup(fs->m->arena, b->p + i, eol + 1 - i);
-      ptx_vec_push(out, s);
-      start = eol + 1;
-    }
-    i = eol + 1;
-  }
-  if (start < b->n) parse_chunk(fs, out, b->p + start, b->n - start, scope);
+  ptx_stmt *s = ptx_alloc(fs->m->arena, sizeof *s);
+  s->kind = ST_RAW;
+  s->pred = -1;
+  s->scope = scope;
+  s->raw = ptx_strndup(fs->m->arena, b->p, b->n);
+  ptx_vec_push(out, s);
   b->n = 0;
 }
 

@@ -330,15 +330,6 @@ ptx_module *ptx_parse(const char *src, size_t n, ptx_diag *d) {
   return m;
 }
 
-int ptx_parse_snippet(ptx_module *m, const char *text, ptx_vec *out, int scope, ptx_diag *d) {
-  parser p = {m, NULL, 0, 0, d};
-  p.n = ptx_lex(m->arena, text, strlen(text), &p.t, d);
-  if (p.n < 0) return -1;
-  while (cur(&p)->kind != TK_EOF)
-    if (body_stmt(&p, out, &scope) < 0) return -1;
-  return 0;
-}
-
 static void free_func(ptx_func *f) {
   ptx_vec_free(&f->body);
   ptx_vec_free(&f->params);
