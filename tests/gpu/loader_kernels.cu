@@ -75,3 +75,17 @@ extern "C" __global__ void copy(const float *a, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = a[i];
 }
+
+// planted: at i = n-1 the +1 neighbour reads in[n]; the three loads share one
+// merged range check, and the report must name the +1 access
+extern "C" __global__ void blur3(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= 1 && i < n) out[i] = in[i - 1] + in[i] + in[i + 1];
+}
+
+// planted: a[i + k] with a large k lands inside another live allocation;
+// the bounds are the root's, so it is still an overflow of a
+extern "C" __global__ void copy_shifted(const float *a, float *out, int n, int k) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = a[i + k];
+}

@@ -17,18 +17,19 @@ nvcc -std=c++17 -Iinclude -O2 tests/gpu/ptx_loader.cu -o $W/ptx_loader -lcuda ||
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$LOGDIR/device.txt" 2>&1
 fails=0
 printf '%-12s %s\n' test result >"$LOGDIR/table.txt"
-for t in compare oob_global oob_shared oob_local uaf recover; do
+: >"$LOGDIR/tests.log"
+for t in compare oob_global oob_shared oob_local uaf recover oob_merged oob_neighbor; do
   inst=$W/k.gsan.ptx
   [ $t = recover ] && inst=$W/k.recover.ptx
-  $W/ptx_loader $W/k.ptx $inst $t >"$LOGDIR/$t.log" 2>&1
+  $W/ptx_loader $W/k.ptx $inst $t >"$W/$t.log" 2>&1
   rc=$?
-  res=$(tail -n 1 "$LOGDIR/$t.log")
+  cat "$W/$t.log" >>"$LOGDIR/tests.log"
+  res=$(tail -n 1 "$W/$t.log")
   [ $rc = 0 ] || fails=$((fails + 1))
   printf '%-12s %s\n' $t "$res" >>"$LOGDIR/table.txt"
 done
-cat "$LOGDIR"/*.log | cut -c1-220 | head -80
-rm -f "$LOGDIR"/uaf.log.full
+cut -c1-220 "$LOGDIR/tests.log" | head -150
 echo
 cat "$LOGDIR/device.txt" "$LOGDIR/table.txt"
-echo "$((6 - fails)) passed, $fails failed"
+echo "$((8 - fails)) passed, $fails failed"
 [ $fails = 0 ]

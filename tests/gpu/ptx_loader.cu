@@ -4,7 +4,7 @@
 // loader_kernels.cu and reads the ring buffer. One test per process, since a
 // trapped context cannot be used again.
 //   ptx_loader PLAIN.ptx INSTR.ptx TEST
-// TEST: compare | oob_global | oob_shared | uaf | oob_local | recover
+// TEST: compare | oob_global | oob_shared | uaf | oob_local | recover | oob_merged | oob_neighbor
 #include <cuda.h>
 #include <gsan/abi.h>
 
@@ -239,7 +239,7 @@ static int compare(Pair &p) {
 
 int main(int argc, char **argv) {
   if (argc != 4) {
-    fprintf(stderr, "usage: %s PLAIN.ptx INSTR.ptx compare|oob_global|oob_shared|uaf|oob_local|recover\n", argv[0]);
+    fprintf(stderr, "usage: %s PLAIN.ptx INSTR.ptx compare|oob_global|oob_shared|uaf|oob_local|recover|oob_merged|oob_neighbor\n", argv[0]);
     return 2;
   }
   std::string plain_ptx = slurp(argv[1]), inst_ptx = slurp(argv[2]);
@@ -288,6 +288,17 @@ int main(int argc, char **argv) {
     CK(cuMemcpyHtoD(ii, hi.data(), n * 4));
     int extra = 1;  // h[255 + 1]: one past the local array
     r = launch(inst, "local_hist", 1, 32, 0, {&ii, &z, &nn, &extra});
+  } else if (test == "oob_merged") {
+    r = launch(inst, "blur3", (n + 255) / 256, 256, 0, {&x, &z, &nn});
+    want_addr = 1;
+    want_size = n * 4;
+  } else if (test == "oob_neighbor") {
+    // x and y are neighbouring 4000-byte allocations in 4096-byte slots:
+    // a[i + 1024] for i < 1000 reads y, which is live
+    int k = 1024;
+    r = launch(inst, "copy_shifted", (n + 255) / 256, 256, 0, {&x, &z, &nn, &k});
+    want_size = n * 4;
+    printf("  x = [0x%llx, +4000), y = [0x%llx, +4000)\n", (unsigned long long)x, (unsigned long long)y);
   } else {
     fprintf(stderr, "unknown test '%s'\n", test.c_str());
     return 2;
@@ -306,7 +317,10 @@ int main(int argc, char **argv) {
     if (want_size && rec.size != want_size) ok = false;
     if (test == "uaf" && rec.size != 0) ok = false;
     if (want_addr && rec.addr - rec.base != (uint64_t)n * 4) ok = false;
+    if (test == "oob_neighbor" && (rec.base != x || rec.addr < y || rec.addr >= y + n * 4)) ok = false;
   }
+  // only the one thread whose +1 neighbour leaves the array is reported, once
+  if (test == "oob_merged" && recs.size() != 1) ok = false;
   if (test == "recover" && ok) {
     // the bad thread's write was skipped: the kernel finished and the good part is right
     auto out = get<float>(z, n);
