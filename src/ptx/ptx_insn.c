@@ -195,3 +195,13 @@ int ptx_insn_writes_first(const ptx_stmt *s) {
     if (ptx_op_is(s, nodef[i])) return (ptx_op_is(s, "bar") || ptx_op_is(s, "barrier")) && ptx_op_has(s, ".red");
   return 1;
 }
+
+const char *ptx_space_name(int sp) {
+  switch (sp) {
+  case GSAN_SPACE_GLOBAL: return "global";
+  case GSAN_SPACE_SHARED: return "shared";
+  case GSAN_SPACE_LOCAL: return "local";
+  case GSAN_SPACE_CONST: return "const";
+  default: return "generic";
+  }
+}

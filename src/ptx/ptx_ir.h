@@ -24,6 +24,8 @@ int ptx_insn_accesses(const ptx_stmt *s, ptx_access out[2], const char **why);
 /* opcode base ("ld" of "ld.global.f32") compare, and qualifier lookup */
 int ptx_op_is(const ptx_stmt *s, const char *base);
 int ptx_op_has(const ptx_stmt *s, const char *qual);
+/* "global", "shared", ... for enum gsan_space */
+const char *ptx_space_name(int space);
 /* 1 if operand 0 of this instruction is written */
 int ptx_insn_writes_first(const ptx_stmt *s);
 

@@ -1,0 +1,321 @@
+/* Text generation for the instrumenter (see ptx_emit.h): what is inserted
+ * for a root lookup, a check and a failure stub, as PTX text. The shapes are
+ * documented in docs/ptx.md and docs/abi.md. */
+#include "ptx_emit.h"
+
+#include <gsan/abi.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ptx_bprintf(ptx_buf *b, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int need = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (b->n + (size_t)need + 1 > b->cap) {
+    while (b->n + (size_t)need + 1 > b->cap) b->cap = b->cap ? b->cap * 2 : 4096;
+    b->p = realloc(b->p, b->cap);
+  }
+  vsnprintf(b->p + b->n, (size_t)need + 1, fmt, ap2);
+  va_end(ap2);
+  b->n += (size_t)need;
+}
+
+static const char *tokstr(ptx_fstate *fs, const ptx_tok *t) { return ptx_strndup(fs->fn.a, t->text, t->len); }
+
+static int root_cnt_reg(ptx_fstate *fs, ptx_root_slot *r, int width) {
+  for (int i = 0; i < r->nw; i++)
+    if (r->widths[i] == width) return r->cnt[i];
+  if (r->nw == 8) return -1;
+  r->widths[r->nw] = width;
+  r->cnt[r->nw] = fs->nrd++;
+  return r->cnt[r->nw++];
+}
+
+static void reg_txt(char *out, size_t n, int bits, int idx) {
+  snprintf(out, n, bits == 32 ? "%%gsan_r%d" : bits == 1 ? "%%gsan_p%d" : "%%gsan_rd%d", idx);
+}
+
+/* A temporary of the check's width for 64-bit index t64 / 32-bit index t32. */
+static const char *T(ptx_fstate *fs, int bits, int t64, int t32) {
+  return ptx_printf(fs->fn.a, bits == 32 ? "%%gsan_r%d" : "%%gsan_rd%d", bits == 32 ? t32 : t64);
+}
+
+/* the register (or immediate) holding the address register plus imm */
+static const char *emit_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int64_t imm, int t64, int t32) {
+  const char *dst = T(fs, c->bits, t64, t32);
+  const char *src;
+  if (c->addr_reg >= 0) {
+    src = fs->fn.regs.name[c->addr_reg];
+  } else {
+    ptx_bprintf(b, "\tmov.u64 \t%s, %s;\n", dst, c->addr_sym->name);
+    if (c->space == GSAN_SPACE_GENERIC) ptx_bprintf(b, "\tcvta.%s.u64 \t%s, %s;\n", ptx_space_name(c->addr_sym->space), dst, dst);
+    src = dst;
+  }
+  if (imm == 0) return src;
+  ptx_bprintf(b, "\tadd.s%d \t%s, %s, %lld;\n", c->bits, dst, src, (long long)imm);
+  return dst;
+}
+
+/* Arena lookup of the 64-bit value in `val` into base/size registers. */
+static void emit_lookup(ptx_fstate *fs, ptx_buf *b, const char *val, const char *base, const char *size) {
+  (void)fs;
+  ptx_bprintf(b,
+          "\tld.const.v2.u64 \t{%%gsan_rd%d, %%gsan_rd%d}, [" GSAN_CTX_SYMBOL "];\n"
+          "\tsub.s64 \t%%gsan_rd%d, %s, %%gsan_rd%d;\n"
+          "\tsetp.lt.u64 \t%%gsan_p%d, %%gsan_rd%d, %%gsan_rd%d;\n"
+          "\tmov.u64 \t%s, 0;\n"
+          "\tmov.u64 \t%s, %llu;\n",
+          T_L0, T_L1, T_L2, val, T_L0, P_LOOKUP, T_L2, T_L1, base, size, (unsigned long long)GSAN_UNCHECKED_SIZE);
+  const int q = P_LOOKUP;
+  ptx_bprintf(b,
+          "\t@%%gsan_p%d ld.const.v2.u32 \t{%%gsan_r%d, %%gsan_r%d}, [" GSAN_CTX_SYMBOL "+%d];\n"
+          "\t@%%gsan_p%d ld.const.u32 \t%%gsan_r%d, [" GSAN_CTX_SYMBOL "+%d];\n"
+          "\t@%%gsan_p%d ld.const.u64 \t%%gsan_rd%d, [" GSAN_CTX_SYMBOL "+%d];\n"
+          "\t@%%gsan_p%d shr.u64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
+          "\t@%%gsan_p%d cvt.u32.u64 \t%%gsan_r%d, %%gsan_rd%d;\n"
+          "\t@%%gsan_p%d add.u32 \t%%gsan_r%d, %%gsan_r%d, %%gsan_r%d;\n"
+          "\t@%%gsan_p%d shl.b64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
+          "\t@%%gsan_p%d add.s64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_rd%d;\n"
+          "\t@%%gsan_p%d mov.u64 \t%%gsan_rd%d, 1;\n"
+          "\t@%%gsan_p%d shl.b64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
+          "\t@%%gsan_p%d add.s64 \t%%gsan_rd%d, %%gsan_rd%d, -1;\n"
+          "\t@%%gsan_p%d and.b64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_rd%d;\n"
+          "\t@%%gsan_p%d shr.u64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
+          "\t@%%gsan_p%d shl.b64 \t%%gsan_rd%d, %%gsan_rd%d, 3;\n"
+          "\t@%%gsan_p%d add.s64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_rd%d;\n"
+          "\t@%%gsan_p%d ld.global.u64 \t%s, [%%gsan_rd%d];\n"
+          "\t@%%gsan_p%d mov.u64 \t%%gsan_rd%d, -1;\n"
+          "\t@%%gsan_p%d shl.b64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
+          "\t@%%gsan_p%d and.b64 \t%s, %s, %%gsan_rd%d;\n",
+          /* region shift -> r0, min shift -> r1; table shift -> r2; table base -> L3 */
+          q, R_L0, R_L1, GSAN_CTX_REGION_SHIFT, q, R_L2, GSAN_CTX_TABLE_SHIFT, q, T_L3, GSAN_CTX_TABLE_BASE,
+          /* k = off >> region_shift (L4); class shift r3 = k + min */
+          q, T_L4, T_L2, R_L0, q, R_L3, T_L4, q, R_L3, R_L3, R_L1,
+          /* class table: L3 += k << table_shift */
+          q, T_L4, T_L4, R_L2, q, T_L3, T_L3, T_L4,
+          /* offset in region: L4 = off & ((1 << region_shift) - 1) */
+          q, T_L5, q, T_L5, T_L5, R_L0, q, T_L5, T_L5, q, T_L4, T_L2, T_L5,
+          /* slot = L4 >> class shift; entry = L3 + slot*8 */
+          q, T_L4, T_L4, R_L3, q, T_L4, T_L4, q, T_L3, T_L3, T_L4,
+          q, size, T_L3,
+          /* base = val & (-1 << class shift) */
+          q, T_L5, q, T_L5, T_L5, R_L3, q, base, val, T_L5);
+}
+
+/* count of valid start offsets for width w: max(size - (w-1), 0) */
+static void emit_cnt(ptx_buf *b, int bits, const char *dst, const char *size, int w) {
+  if (w > 1) ptx_bprintf(b, "\tsub.s%d \t%s, %s, %d;\n", bits, dst, size, w - 1);
+  else ptx_bprintf(b, "\tmov.b%d \t%s, %s;\n", bits, dst, size);
+  ptx_bprintf(b, "\tmax.s%d \t%s, %s, 0;\n", bits, dst, dst);
+}
+
+/* Bounds of a check as operand texts in the check's width. Emits what is
+ * needed to compute them at the check (symbol base, dynamic shared size,
+ * per-access lookup). cnt is for the check's range width. */
+typedef struct bounds { const char *base, *size, *cnt; } bounds;
+
+static bounds check_bounds(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int stub) {
+  bounds r;
+  int bits = c->bits, w = (int)(c->hi - c->lo);
+  ptx_arena *a = fs->fn.a;
+  if (c->root.kind == ROOT_ARENA) {
+    ptx_root_slot *rs = &fs->roots[c->root_slot];
+    r.base = ptx_printf(a, "%%gsan_rd%d", rs->base);
+    r.size = ptx_printf(a, "%%gsan_rd%d", rs->size);
+    int cr = stub || w <= 0 ? -1 : root_cnt_reg(fs, rs, w);
+    if (cr >= 0) r.cnt = ptx_printf(a, "%%gsan_rd%d", cr);
+    else if (!stub && w > 0) {
+      emit_cnt(b, 64, "%gsan_rd2", r.size, w);
+      r.cnt = "%gsan_rd2";
+    } else r.cnt = NULL;
+    return r;
+  }
+  if (c->root.kind == ROOT_NONE) {
+    if (!stub) {
+      /* the address itself is looked up: base and size land in temporaries
+       * that the stub reads */
+      const char *addr = emit_addr(fs, b, c, c->lo, T_CNT, 0);
+      emit_lookup(fs, b, addr, "%gsan_rd3", "%gsan_rd4");
+      fs->st->lookups_access++;
+    }
+    r.base = "%gsan_rd3";
+    r.size = "%gsan_rd4";
+    r.cnt = NULL;
+    if (!stub && w > 0) {
+      emit_cnt(b, 64, "%gsan_rd2", r.size, w);
+      r.cnt = "%gsan_rd2";
+    }
+    return r;
+  }
+  /* a variable */
+  ptx_symbol *sym = c->root.sym;
+  const char *base = T(fs, bits, stub ? T_S3 : T_BASE, stub ? R_L3 : R_L0);
+  if (c->space == GSAN_SPACE_GENERIC) {
+    ptx_bprintf(b, "\tmov.u64 \t%s, %s;\n\tcvta.%s.u64 \t%s, %s;\n", base, sym->name, ptx_space_name(sym->space), base, base);
+  } else {
+    ptx_bprintf(b, "\tmov.u%d \t%s, %s;\n", bits, base, sym->name);
+  }
+  r.base = base;
+  if (sym->dynamic) {
+    const char *size = T(fs, bits, stub ? T_S2 : T_SIZE, stub ? R_L2 : R_DYN);
+    if (bits == 32) ptx_bprintf(b, "\tmov.u32 \t%s, %%dynamic_smem_size;\n", size);
+    else ptx_bprintf(b, "\tmov.u32 \t%%gsan_r%d, %%dynamic_smem_size;\n\tcvt.u64.u32 \t%s, %%gsan_r%d;\n", R_DYN, size, R_DYN);
+    r.size = size;
+    r.cnt = NULL;
+    if (!stub && w > 0) {
+      const char *cnt = T(fs, bits, T_CNT, R_L1);
+      emit_cnt(b, bits, cnt, size, w);
+      r.cnt = cnt;
+    }
+  } else {
+    r.size = ptx_printf(a, "%llu", (unsigned long long)sym->size);
+    r.cnt = w > 0 ? ptx_printf(a, "%llu", (unsigned long long)(sym->size >= (uint64_t)w ? sym->size - (uint64_t)w + 1 : 0)) : NULL;
+  }
+  return r;
+}
+
+static const char *guard_txt(ptx_fstate *fs, const ptx_check *c) {
+  if (c->pred_reg < 0) return "";
+  return ptx_printf(fs->fn.a, ", %s%.*s", c->pred_neg ? "!" : "", (int)c->pred_tok->len, c->pred_tok->text);
+}
+
+void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
+  int bits = c->bits;
+  const ptx_stmt *s = fs->fn.st[c->stmt];
+  ptx_bprintf(b, "\t// gsan: check %d, %s %s, PTX line %d\n", id, ptx_space_name(c->space), c->nmem > 1 ? "merged range" : "access",
+          s->line);
+  if (c->always_fail) {
+    if (c->pred_reg >= 0)
+      ptx_bprintf(b, "\t@%s%.*s bra \t$L__gsan_fail_%d;\n", c->pred_neg ? "!" : "", (int)c->pred_tok->len, c->pred_tok->text, id);
+    else
+      ptx_bprintf(b, "\tbra.uni \t$L__gsan_fail_%d;\n", id);
+    return;
+  }
+  bounds bd = check_bounds(fs, b, c, 0);
+  const char *addr = emit_addr(fs, b, c, c->lo, T_ADDR, R_L2);
+  const char *off = T(fs, bits, T_OFF, R_L3);
+  ptx_bprintf(b, "\tsub.s%d \t%s, %s, %s;\n", bits, off, addr, bd.base);
+  const char *g = guard_txt(fs, c);
+  const char *bop = *g ? ".and" : "";
+  if (c->mem[0].width > 0) {
+    ptx_bprintf(b, "\tsetp.ge%s.u%d \t%%gsan_p%d, %s, %s%s;\n", bop, bits, P_CHECK, off, bd.cnt, g);
+  } else {
+    /* width from an operand: off > size || width > size - off, unless width is 0 */
+    const ptx_tok *wt = c->mem[0].wtok;
+    const char *wv = tokstr(fs, wt);
+    int wr = ptx_tok_reg(&fs->fn, wt);
+    if (wr >= 0 && fs->fn.regs.bits[wr] != bits) {
+      const char *wx = T(fs, bits, T_CNT, R_L1);
+      ptx_bprintf(b, "\tcvt.u%d.u%d \t%s, %s;\n", bits, fs->fn.regs.bits[wr], wx, wv);
+      wv = wx;
+    }
+    const char *rem = T(fs, bits, T_S0, R_L0);
+    ptx_bprintf(b,
+            "\tsetp.gt.u%d \t%%gsan_p%d, %s, %s;\n"
+            "\tsub.s%d \t%s, %s, %s;\n"
+            "\tsetp.lt.or.u%d \t%%gsan_p%d, %s, %s, %%gsan_p%d;\n"
+            "\tsetp.ne.and.u%d \t%%gsan_p%d, %s, 0, %%gsan_p%d;\n",
+            bits, P_CHECK, off, bd.size, bits, rem, bd.size, off, bits, P_CHECK, rem, wv, P_CHECK, bits, P_CHECK, wv,
+            P_CHECK);
+    if (*g) ptx_bprintf(b, "\tand.pred \t%%gsan_p%d, %%gsan_p%d, %s%.*s;\n", P_CHECK, P_CHECK, c->pred_neg ? "!" : "",
+                    (int)c->pred_tok->len, c->pred_tok->text);
+  }
+  ptx_bprintf(b, "\t@%%gsan_p%d bra \t$L__gsan_fail_%d;\n", P_CHECK, id);
+}
+
+static void emit_widen(ptx_buf *b, int bits, const char *dst, const char *src, int is_imm) {
+  if (bits == 64 || is_imm) ptx_bprintf(b, "\tmov.u64 \t%s, %s;\n", dst, src);
+  else ptx_bprintf(b, "\tcvt.u64.u32 \t%s, %s;\n", dst, src);
+}
+
+/* The stub calls __gsan_report once per access its check covers; the report
+ * function re-tests each one, so a merged range names the access that left
+ * its bounds. Everything is widened to 64 bits for the call. */
+void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
+  int bits = c->bits;
+  ptx_bprintf(b, "$L__gsan_fail_%d:\n", id);
+  bounds bd = check_bounds(fs, b, c, 1);
+  char abase[32], asize[32], aaddr[32];
+  reg_txt(abase, sizeof abase, 64, A_BASE);
+  reg_txt(asize, sizeof asize, 64, A_SIZE);
+  reg_txt(aaddr, sizeof aaddr, 64, A_ADDR);
+  emit_widen(b, bits, abase, bd.base, 0);
+  emit_widen(b, bits, asize, bd.size, bd.size[0] != '%');
+  ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %llu;\n\t{\n\t.param .b64 \t__gsan_a0;\n\t.param .b32 \t__gsan_a1;\n"
+             "\t.param .b64 \t__gsan_a2;\n\t.param .b64 \t__gsan_a3;\n\t.param .b64 \t__gsan_a4;\n"
+             "\t.param .b64 \t__gsan_a5;\n\t.reg .b32 \t%%gsan_site;\n",
+          A_MOD, (unsigned long long)fs->modid);
+  for (int k = 0; k < c->nmem; k++) {
+    const ptx_member *m = &c->mem[k];
+    const char *addr = emit_addr(fs, b, c, m->imm, T_S0, R_L0);
+    emit_widen(b, bits, aaddr, addr, 0);
+    if (m->width) {
+      ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %d;\n", A_WIDTH, m->width);
+    } else {
+      int wr = ptx_tok_reg(&fs->fn, m->wtok);
+      const char *wv = tokstr(fs, m->wtok);
+      if (wr >= 0 && fs->fn.regs.bits[wr] == 32) ptx_bprintf(b, "\tcvt.u64.u32 \t%%gsan_rd%d, %s;\n", A_WIDTH, wv);
+      else ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %s;\n", A_WIDTH, wv);
+    }
+    ptx_bprintf(b,
+            "\tst.param.b64 \t[__gsan_a0], %%gsan_rd%d;\n"
+            "\tmov.u32 \t%%gsan_site, %d;\n"
+            "\tst.param.b32 \t[__gsan_a1], %%gsan_site;\n"
+            "\tst.param.b64 \t[__gsan_a2], %%gsan_rd%d;\n"
+            "\tst.param.b64 \t[__gsan_a3], %%gsan_rd%d;\n"
+            "\tst.param.b64 \t[__gsan_a4], %%gsan_rd%d;\n"
+            "\tst.param.b64 \t[__gsan_a5], %%gsan_rd%d;\n"
+            "\tcall.uni \t" GSAN_REPORT_FUNC ", (__gsan_a0, __gsan_a1, __gsan_a2, __gsan_a3, __gsan_a4, __gsan_a5);\n",
+            A_MOD, m->site, A_ADDR, A_BASE, A_SIZE, A_WIDTH);
+  }
+  ptx_bprintf(b, "\t}\n");
+  if (!fs->o->recover) {
+    ptx_bprintf(b, "\ttrap;\n");
+    return;
+  }
+  /* recover: loads yield zero, the access is skipped */
+  const ptx_stmt *s = fs->fn.st[c->stmt];
+  if (c->acc.dst_opnd >= 0)
+    for (int k = s->opnd[c->acc.dst_opnd].lo; k < s->opnd[c->acc.dst_opnd].hi; k++) {
+      int r = ptx_tok_reg(&fs->fn, &s->toks[k]);
+      if (r >= 0 && fs->fn.regs.bits[r] >= 16 && fs->fn.regs.bits[r] <= 64)
+        ptx_bprintf(b, "\tmov.b%d \t%s, 0;\n", fs->fn.regs.bits[r], fs->fn.regs.name[r]);
+    }
+  ptx_bprintf(b, "\tbra.uni \t$L__gsan_resume_%d;\n", id);
+}
+
+void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, const ptx_stmt *def) {
+  char base[32], size[32];
+  reg_txt(base, sizeof base, 64, r->base);
+  reg_txt(size, sizeof size, 64, r->size);
+  ptx_bprintf(b, "\t// gsan: bounds of the pointer in %s, looked up once here\n", fs->fn.regs.name[r->reg]);
+  int skip = def->pred >= 0;
+  if (skip)
+    ptx_bprintf(b, "\t@%s%.*s bra \t$L__gsan_skip_%d;\n", def->pred_neg ? "" : "!", (int)def->toks[def->pred].len,
+            def->toks[def->pred].text, r->base);
+  emit_lookup(fs, b, fs->fn.regs.name[r->reg], base, size);
+  for (int k = 0; k < r->nw; k++) {
+    char cnt[32];
+    reg_txt(cnt, sizeof cnt, 64, r->cnt[k]);
+    emit_cnt(b, 64, cnt, size, r->widths[k]);
+  }
+  if (skip) ptx_bprintf(b, "$L__gsan_skip_%d:\n", r->base);
+}
+
+
+void ptx_emit_prologue(ptx_fstate *fs, ptx_buf *b) {
+  ptx_bprintf(b, "\t.reg .b64 \t%%gsan_rd<%d>;\n\t.reg .b32 \t%%gsan_r<%d>;\n\t.reg .pred \t%%gsan_p<%d>;\n", fs->nrd,
+              R_FIRST_FREE, P_FIRST_FREE);
+  /* roots start out unchecked: a path that skips a root's definition must
+   * not compare against garbage */
+  for (int r = 0; r < fs->nroots; r++) {
+    const ptx_root_slot *rs = &fs->roots[r];
+    ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, 0;\n\tmov.u64 \t%%gsan_rd%d, %llu;\n", rs->base, rs->size,
+                (unsigned long long)GSAN_UNCHECKED_SIZE);
+    for (int k = 0; k < rs->nw; k++)
+      ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %llu;\n", rs->cnt[k], (unsigned long long)GSAN_UNCHECKED_SIZE);
+  }
+}

@@ -1,0 +1,52 @@
+/* Text generation for the instrumenter: the lookup after a root's
+ * definition, the compare-and-branch before an access, the failure stub. The
+ * register conventions of the generated code live here. */
+#ifndef GSAN_PTX_EMIT_H
+#define GSAN_PTX_EMIT_H
+
+#include "ptx_instr.h"
+
+/* a growing text buffer */
+typedef struct ptx_buf { char *p; size_t n, cap; } ptx_buf;
+void ptx_bprintf(ptx_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* an arena root: its lookup registers and the widths checked against it */
+typedef struct ptx_root_slot {
+  int def;            /* definition index */
+  int reg;            /* register holding the root value */
+  int base, size;     /* %gsan_rd indices */
+  int widths[8], cnt[8], nw;
+} ptx_root_slot;
+
+/* the instrumenter's state for the function being rewritten */
+typedef struct ptx_fstate {
+  ptx_module *m;
+  const ptx_opts *o;
+  ptx_stats *st;
+  ptx_diag *d;
+  ptx_sites *sites;
+  ptx_fn fn;
+  ptx_rootwalk *rw;
+  ptx_check *c;
+  int nc, capc;
+  ptx_root_slot *roots;
+  int nroots;
+  int nrd;            /* %gsan_rd registers used */
+  uint64_t modid;
+} ptx_fstate;
+
+/* Registers of the generated code: %gsan_rd<N> (64-bit), %gsan_r<N> (32-bit),
+ * %gsan_p<N> (predicates). Fixed temporaries first; root registers are
+ * numbered from RD_FIRST_ROOT. A_* are the failure stub's call arguments. */
+enum { T_ADDR = 0, T_OFF, T_CNT, T_BASE, T_SIZE, T_L0, T_L1, T_L2, T_L3, T_L4, T_L5, T_S0, T_S1, T_S2, T_S3,
+       A_MOD, A_ADDR, A_BASE, A_SIZE, A_WIDTH, RD_FIRST_ROOT };
+enum { R_L0 = 0, R_L1, R_L2, R_L3, R_DYN, R_FIRST_FREE };
+enum { P_LOOKUP = 0, P_CHECK, P_STUB, P_FIRST_FREE };
+
+void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id);
+void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id);
+void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, const ptx_stmt *def);
+/* function-entry code: declarations, and every root starting out unchecked */
+void ptx_emit_prologue(ptx_fstate *fs, ptx_buf *b);
+
+#endif
