@@ -24,6 +24,8 @@ static void usage(FILE *f) {
         "  --no-elim          keep every check (no merging or dominance elimination)\n"
         "  --module-id=HEX    module id for the site table (default: hash of IN)\n"
         "  --roundtrip        parse and print back without instrumenting\n"
+        "  --analyze          print the analyses instead: blocks, successors, dominators,\n"
+        "                     and each access's reaching definitions and root\n"
         "  -q, --quiet        no warnings\n"
         "  -h, --help         this text\n",
         f);
@@ -84,7 +86,7 @@ static int parse_spaces(const char *list, unsigned *out) {
 
 int cli_ptx(int argc, char **argv) {
   const char *in = NULL, *out = "-";
-  int stats = 0, roundtrip = 0, quiet = 0;
+  int stats = 0, roundtrip = 0, quiet = 0, analyze = 0;
   ptx_opts o = {0};
   o.spaces = (1u << GSAN_SPACE_GLOBAL) | (1u << GSAN_SPACE_SHARED) | (1u << GSAN_SPACE_LOCAL) |
              (1u << GSAN_SPACE_GENERIC) | (1u << GSAN_SPACE_CONST);
@@ -103,6 +105,7 @@ int cli_ptx(int argc, char **argv) {
     else if (!strcmp(a, "--recover")) o.recover = 1;
     else if (!strcmp(a, "--no-elim")) o.no_elim = 1;
     else if (!strcmp(a, "--roundtrip")) roundtrip = 1;
+    else if (!strcmp(a, "--analyze")) analyze = 1;
     else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = 1;
     else if (!strncmp(a, "--spaces=", 9)) {
       if (parse_spaces(a + 9, &o.spaces) < 0) return 2;
@@ -133,6 +136,12 @@ int cli_ptx(int argc, char **argv) {
   if (!m) {
     free(src);
     return 2;
+  }
+  if (analyze) {
+    ptx_dump_analysis(stdout, m, &d);
+    ptx_module_free(m);
+    free(src);
+    return fflush(stdout) ? 2 : 0;
   }
   ptx_stats st;
   memset(&st, 0, sizeof st);

@@ -113,4 +113,7 @@ void ptx_roots_free(ptx_rootwalk *w);
 /* The root of the value register reg holds when statement s executes. */
 ptx_root ptx_find_root(ptx_rootwalk *w, int s, int reg);
 
+/* ---- gsan ptx --analyze (ptx_dump.c) ---- */
+void ptx_dump_analysis(FILE *f, ptx_module *m, ptx_diag *d);
+
 #endif
