@@ -23,7 +23,8 @@ fi
 if [ $need_lit = 1 ]; then
   if [ "$(id -u)" = 0 ] || [ -n "${VIRTUAL_ENV:-}" ]; then
     echo "gsan: installing lit"
-    python3 -m pip install -q lit
+    # a Debian-managed python refuses plain pip installs (PEP 668)
+    python3 -m pip install -q lit 2>/dev/null || python3 -m pip install -q --break-system-packages lit
   else
     echo "gsan: lit is missing: run  python3 -m pip install --user lit" >&2
     exit 1

@@ -7,6 +7,7 @@
 #include <gsan/abi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void usage(FILE *f) {
   fputs("usage: gsan ptx [options] IN.ptx [-o OUT.ptx]\n"
@@ -84,6 +85,44 @@ static int parse_spaces(const char *list, unsigned *out) {
   return 0;
 }
 
+static int write_stream(FILE *f, const ptx_module *m) {
+  ptx_print(f, m);
+  return fflush(f) != 0 || ferror(f);
+}
+
+/* A regular file (or a new one) is written to a temporary and renamed, so a
+ * failure never leaves half a file; anything else (a device such as
+ * /dev/null, a pipe, a symbolic link) is written where it is. */
+static int write_output(const char *out, const ptx_module *m) {
+  if (!strcmp(out, "-")) return write_stream(stdout, m) ? 2 : 0;
+  struct stat sb;
+  if (lstat(out, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    FILE *f = fopen(out, "wb");
+    int bad = !f || write_stream(f, m);
+    if (f && fclose(f) != 0) bad = 1;
+    if (bad) fprintf(stderr, "gsan ptx: cannot write '%s': %s\n", out, strerror(errno));
+    return bad ? 2 : 0;
+  }
+  size_t n = strlen(out) + 16;
+  char *tmp = malloc(n);
+  snprintf(tmp, n, "%s.gsan-tmp", out);
+  int rc = 0;
+  FILE *f = fopen(tmp, "wb");
+  if (!f) {
+    fprintf(stderr, "gsan ptx: cannot write '%s': %s\n", tmp, strerror(errno));
+    rc = 2;
+  } else {
+    int bad = write_stream(f, m);
+    if (fclose(f) != 0 || bad || rename(tmp, out) != 0) {
+      fprintf(stderr, "gsan ptx: cannot write '%s': %s\n", out, strerror(errno));
+      remove(tmp);
+      rc = 2;
+    }
+  }
+  free(tmp);
+  return rc;
+}
+
 int cli_ptx(int argc, char **argv) {
   const char *in = NULL, *out = "-";
   int stats = 0, roundtrip = 0, quiet = 0, analyze = 0;
@@ -150,29 +189,7 @@ int cli_ptx(int argc, char **argv) {
     free(src);
     return 2;
   }
-  /* write to a temporary and rename, so a failure never leaves half a file */
-  int rc = 0;
-  if (!strcmp(out, "-")) {
-    ptx_print(stdout, m);
-    if (fflush(stdout) != 0) rc = 2;
-  } else {
-    size_t n = strlen(out) + 16;
-    char *tmp = malloc(n);
-    snprintf(tmp, n, "%s.gsan-tmp", out);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-      fprintf(stderr, "gsan ptx: cannot write '%s': %s\n", tmp, strerror(errno));
-      rc = 2;
-    } else {
-      ptx_print(f, m);
-      if (fclose(f) != 0 || rename(tmp, out) != 0) {
-        fprintf(stderr, "gsan ptx: cannot write '%s': %s\n", out, strerror(errno));
-        remove(tmp);
-        rc = 2;
-      }
-    }
-    free(tmp);
-  }
+  int rc = write_output(out, m);
   if (stats && !roundtrip) ptx_stats_print(stderr, &st);
   ptx_module_free(m);
   free(src);

@@ -15,17 +15,25 @@ void ptx_stats_print(FILE *f, const ptx_stats *st) {
     checked += st->checked[sp];
   }
   fprintf(f, "  %-10s %10ld %10ld\n", "total", seen, checked);
-  fprintf(f, "  checks inserted:            %ld\n", st->checks);
-  fprintf(f, "  checks removed (dominated): %ld\n", st->removed_dominated);
-  fprintf(f, "  checks removed (merged):    %ld\n", st->removed_merged);
-  fprintf(f, "  proven in bounds:           %ld\n", st->static_safe);
-  fprintf(f, "  proven out of bounds:       %ld\n", st->static_oob);
-  fprintf(f, "  lookups hoisted to roots:   %ld (serving %ld checks)\n", st->lookups_root, st->hoisted_uses);
-  fprintf(f, "  lookups at the access:      %ld\n", st->lookups_access);
-  fprintf(f, "  unchecked (no root):        %ld\n", st->unchecked_noroot);
-  fprintf(f, "  unchecked (unsupported):    %ld\n", st->unchecked_unsupported);
-  fprintf(f, "  unchecked (extern size):    %ld\n", st->unchecked_extern);
-  fprintf(f, "  not requested (--spaces):   %ld\n", st->not_requested);
+  /* one line per counter; the lookups line also says how many checks it serves */
+  const struct { const char *label; long value, serving; } rows[] = {
+      {"checks inserted:", st->checks, -1},
+      {"checks removed (dominated):", st->removed_dominated, -1},
+      {"checks removed (merged):", st->removed_merged, -1},
+      {"proven in bounds:", st->static_safe, -1},
+      {"proven out of bounds:", st->static_oob, -1},
+      {"lookups hoisted to roots:", st->lookups_root, st->hoisted_uses},
+      {"lookups at the access:", st->lookups_access, -1},
+      {"unchecked (no root):", st->unchecked_noroot, -1},
+      {"unchecked (unsupported):", st->unchecked_unsupported, -1},
+      {"unchecked (extern size):", st->unchecked_extern, -1},
+      {"not requested (--spaces):", st->not_requested, -1},
+  };
+  for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+    fprintf(f, "  %-28s%ld", rows[k].label, rows[k].value);
+    if (rows[k].serving >= 0) fprintf(f, " (serving %ld checks)", rows[k].serving);
+    fputc('\n', f);
+  }
   fprintf(f, "  functions: %ld (%ld without CFG analysis)\n", st->funcs, st->funcs_fallback);
   fprintf(f, "  sites: %ld\n", st->sites);
 }

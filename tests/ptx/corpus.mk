@@ -2,7 +2,7 @@
 # architectures at -O3, -O3 -lineinfo and -G. nvcc 13 no longer targets
 # sm_70, so the oldest architecture here is sm_75.
 BUILD   ?= build
-NVCC    ?= nvcc
+NVCC    ?= $(shell command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 KERNELS := $(wildcard tests/ptx/kernels/*.cu)
 NAMES   := $(notdir $(KERNELS:.cu=))
 CONFIGS := sm_75_O3 sm_75_O3_lineinfo sm_75_G sm_80_O3 sm_80_O3_lineinfo sm_80_G sm_90_O3 sm_90_O3_lineinfo sm_90_G
