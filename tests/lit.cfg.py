@@ -21,6 +21,7 @@ config.substitutions.append(('%gsan', gsan))
 config.substitutions.append(('%FileCheck', filecheck))
 config.substitutions.append(('%ptxas', 'ptxas'))
 config.substitutions.append(('%python', 'python3'))
+config.substitutions.append(('%corpus', os.path.join(build, 'corpus')))  # built by make check
 config.substitutions.append(('%tools', os.path.join(os.path.dirname(__file__), 'tools')))
 config.environment['PATH'] = os.pathsep.join(['/usr/local/cuda/bin', os.environ.get('PATH', '')])
 config.environment['ASAN_OPTIONS'] = 'detect_leaks=1:abort_on_error=0'

@@ -175,6 +175,11 @@ static const char *tok_str(parser *p, const ptx_tok *t) { return ptx_strndup(p->
 static int parse_function(parser *p, int lo) {
   ptx_func *f = ptx_alloc(p->m->arena, sizeof *f);
   f->line = p->t[lo].line;
+  /* owned by the module from the start, so an error below frees it too */
+  ptx_item *it = ptx_alloc(p->m->arena, sizeof *it);
+  it->kind = IT_FUNC;
+  it->func = f;
+  ptx_vec_push(&p->m->items, it);
   int i = lo, depth = 0, name_next = 0, seen_name = 0, in_params = 0;
   for (;; i++) {
     ptx_tok *t = &p->t[i];
@@ -213,10 +218,6 @@ static int parse_function(parser *p, int lo) {
   }
   f->head = &p->t[lo];
   f->nhead = i - lo;
-  ptx_item *it = ptx_alloc(p->m->arena, sizeof *it);
-  it->kind = IT_FUNC;
-  it->func = f;
-  ptx_vec_push(&p->m->items, it);
   if (ptx_tok_punct(&p->t[i], ';')) {
     f->is_decl = 1;
     p->i = i + 1;
