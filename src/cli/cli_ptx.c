@@ -177,7 +177,7 @@ int cli_ptx(int argc, char **argv) {
     return 2;
   }
   if (analyze) {
-    ptx_dump_analysis(stdout, m, &d);
+    ptx_dump_analysis(stdout, m);
     ptx_module_free(m);
     free(src);
     return fflush(stdout) ? 2 : 0;

@@ -89,7 +89,6 @@ typedef struct ptx_func {
   const char *name;
   int line;
   ptx_vec body;    /* ptx_stmt*, the statements between the outer braces */
-  ptx_vec params;  /* const char*, parameter names in order */
 } ptx_func;
 
 enum ptx_item_kind { IT_STMT, IT_FUNC };
@@ -117,7 +116,6 @@ typedef struct ptx_module {
   ptx_vec symbols;        /* module-scope ptx_symbol* */
   int version_major, version_minor;
   int address_size;
-  const char *target;
 } ptx_module;
 
 /* Parse; NULL on error (diagnostic already printed). */

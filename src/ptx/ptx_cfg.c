@@ -303,10 +303,7 @@ void ptx_fn_free(ptx_fn *fn) {
   memset(fn, 0, sizeof *fn);
 }
 
-int ptx_fn_reaching_init(ptx_fn *fn); /* ptx_dataflow.c */
-
-int ptx_fn_build(ptx_fn *fn, ptx_module *m, ptx_func *f, ptx_diag *d) {
-  (void)d;
+int ptx_fn_build(ptx_fn *fn, ptx_module *m, ptx_func *f) {
   memset(fn, 0, sizeof *fn);
   fn->m = m;
   fn->f = f;

@@ -21,9 +21,9 @@ static void dump_root(FILE *f, const ptx_fn *fn, ptx_root r) {
   }
 }
 
-static void dump_function(FILE *f, ptx_module *m, ptx_func *fu, ptx_diag *d) {
+static void dump_function(FILE *f, ptx_module *m, ptx_func *fu) {
   ptx_fn fn;
-  ptx_fn_build(&fn, m, fu, d);
+  ptx_fn_build(&fn, m, fu);
   fprintf(f, "function %s (%s)\n", fu->name, fu->is_entry ? "entry" : "func");
   if (!fn.ok) {
     fprintf(f, "  not analysable: %s\n", fn.why ? fn.why : "?");
@@ -67,9 +67,9 @@ static void dump_function(FILE *f, ptx_module *m, ptx_func *fu, ptx_diag *d) {
   ptx_fn_free(&fn);
 }
 
-void ptx_dump_analysis(FILE *f, ptx_module *m, ptx_diag *d) {
+void ptx_dump_analysis(FILE *f, ptx_module *m) {
   for (int i = 0; i < m->items.n; i++) {
     ptx_item *it = m->items.v[i];
-    if (it->kind == IT_FUNC && !it->func->is_decl) dump_function(f, m, it->func, d);
+    if (it->kind == IT_FUNC && !it->func->is_decl) dump_function(f, m, it->func);
   }
 }

@@ -60,8 +60,7 @@ static const char *emit_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int
 }
 
 /* Arena lookup of the 64-bit value in `val` into base/size registers. */
-static void emit_lookup(ptx_fstate *fs, ptx_buf *b, const char *val, const char *base, const char *size) {
-  (void)fs;
+static void emit_lookup(ptx_buf *b, const char *val, const char *base, const char *size) {
   ptx_bprintf(b,
           "\tld.const.v2.u64 \t{%%gsan_rd%d, %%gsan_rd%d}, [" GSAN_CTX_SYMBOL "];\n"
           "\tsub.s64 \t%%gsan_rd%d, %s, %%gsan_rd%d;\n"
@@ -121,32 +120,36 @@ static bounds check_bounds(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int s
   bounds r;
   int bits = c->bits, w = (int)(c->hi - c->lo);
   ptx_arena *a = fs->fn.a;
+  const char *tcnt = ptx_printf(a, "%%gsan_rd%d", T_CNT);
   if (c->root.kind == ROOT_ARENA) {
     ptx_root_slot *rs = &fs->roots[c->root_slot];
     r.base = ptx_printf(a, "%%gsan_rd%d", rs->base);
     r.size = ptx_printf(a, "%%gsan_rd%d", rs->size);
-    int cr = stub || w <= 0 ? -1 : root_cnt_reg(fs, rs, w);
-    if (cr >= 0) r.cnt = ptx_printf(a, "%%gsan_rd%d", cr);
-    else if (!stub && w > 0) {
-      emit_cnt(b, 64, "%gsan_rd2", r.size, w);
-      r.cnt = "%gsan_rd2";
-    } else r.cnt = NULL;
+    r.cnt = NULL;
+    if (!stub && w > 0) {
+      int cr = root_cnt_reg(fs, rs, w);
+      if (cr >= 0) {
+        r.cnt = ptx_printf(a, "%%gsan_rd%d", cr);
+      } else { /* more widths than a root keeps registers for */
+        emit_cnt(b, 64, tcnt, r.size, w);
+        r.cnt = tcnt;
+      }
+    }
     return r;
   }
   if (c->root.kind == ROOT_NONE) {
-    if (!stub) {
-      /* the address itself is looked up: base and size land in temporaries
-       * that the stub reads */
-      const char *addr = emit_addr(fs, b, c, c->lo, T_CNT, 0);
-      emit_lookup(fs, b, addr, "%gsan_rd3", "%gsan_rd4");
-      fs->st->lookups_access++;
-    }
-    r.base = "%gsan_rd3";
-    r.size = "%gsan_rd4";
+    /* the address itself is looked up; base and size stay in temporaries
+     * that the stub, reached straight from the check, reads */
+    r.base = ptx_printf(a, "%%gsan_rd%d", T_BASE);
+    r.size = ptx_printf(a, "%%gsan_rd%d", T_SIZE);
     r.cnt = NULL;
-    if (!stub && w > 0) {
-      emit_cnt(b, 64, "%gsan_rd2", r.size, w);
-      r.cnt = "%gsan_rd2";
+    if (!stub) {
+      emit_lookup(b, emit_addr(fs, b, c, c->lo, T_CNT, R_L0), r.base, r.size);
+      fs->st->lookups_access++;
+      if (w > 0) {
+        emit_cnt(b, 64, tcnt, r.size, w);
+        r.cnt = tcnt;
+      }
     }
     return r;
   }
@@ -296,7 +299,7 @@ void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, co
   if (skip)
     ptx_bprintf(b, "\t@%s%.*s bra \t$L__gsan_skip_%d;\n", def->pred_neg ? "" : "!", (int)def->toks[def->pred].len,
             def->toks[def->pred].text, r->base);
-  emit_lookup(fs, b, fs->fn.regs.name[r->reg], base, size);
+  emit_lookup(b, fs->fn.regs.name[r->reg], base, size);
   for (int k = 0; k < r->nw; k++) {
     char cnt[32];
     reg_txt(cnt, sizeof cnt, 64, r->cnt[k]);

@@ -33,7 +33,6 @@ typedef struct ptx_stats {
 } ptx_stats;
 
 typedef struct ptx_member {
-  int stmt;             /* the access statement */
   int site;
   int64_t imm;          /* address = reg + imm */
   int width;            /* bytes, 0 = dynamic */

@@ -2,8 +2,8 @@
  * which bounds apply (static symbol size, dynamic shared size, arena lookup),
  * hands the checks to elimination, then rewrites each function body: lookups
  * after root definitions, compare-and-branch before accesses, failure stubs
- * out of line at the end of the scope. The text of what it inserts is
- * generated here and parsed back, so it goes through the same printer. */
+ * out of line at the end of the scope. The text inserted comes from
+ * ptx_emit.c. */
 #include "ptx_emit.h"
 
 #include <gsan/abi.h>
@@ -13,13 +13,11 @@
 
 /* Parses [reg], [reg+imm], [reg+-imm], [sym], [sym+imm], [imm]. */
 static int parse_address(ptx_fstate *fs, const ptx_stmt *s, int k, int *reg, ptx_symbol **sym, int64_t *imm) {
-  const ptx_tok *t = &s->toks[s->opnd[k].lo];
   int lo = s->opnd[k].lo + 1, hi = s->opnd[k].hi - 1; /* inside the brackets */
   *reg = -1;
   *sym = NULL;
   *imm = 0;
   if (hi <= lo || !ptx_tok_punct(&s->toks[hi], ']')) return -1;
-  (void)t;
   const ptx_tok *b = &s->toks[lo];
   int i = lo + 1;
   if (b->kind == TK_NUMBER) {
@@ -120,13 +118,20 @@ static void collect(ptx_fstate *fs) {
         continue;
       }
       const ptx_tok *wtok = ac->width_opnd >= 0 ? &s->toks[s->opnd[ac->width_opnd].lo] : NULL;
-      if (wtok && wtok->kind != TK_NUMBER) {
-        int wr = ptx_tok_reg(fn, wtok);
-        if (wr < 0 || fn->regs.bits[wr] < 16) {
-          /* cp.async's ignore-src predicate: the source may be skipped */
+      int wr = wtok ? ptx_tok_reg(fn, wtok) : -1;
+      if (wtok && wtok->kind != TK_NUMBER && (wr < 0 || fn->regs.bits[wr] == 1)) {
+        /* cp.async's ignore-src predicate: the cp-size source bytes are read
+         * only when it is false, so it guards the check like @!p would */
+        if (wr < 0 || c.pred_reg >= 0) {
           fs->st->unchecked_unsupported++;
+          ptx_warn(fs->d, s->line, wtok->col, "not checked: cp.async source under two predicates");
           continue;
         }
+        c.pred_tok = wtok;
+        c.pred_reg = wr;
+        c.pred_neg = 1;
+        ac->width = acc[0].width;
+        wtok = NULL;
       }
       if (c.addr_reg >= 0) {
         c.bits = fn->regs.bits[c.addr_reg] == 32 ? 32 : 64;
@@ -143,7 +148,7 @@ static void collect(ptx_fstate *fs) {
       /* which bounds apply */
       if (c.root.kind == ROOT_SYMBOL) {
         ptx_symbol *sym = c.root.sym;
-        if ((sym->is_extern && !sym->dynamic && sym->size == 0) || (!sym->dynamic && sym->size == 0)) {
+        if (!sym->dynamic && sym->size == 0) { /* extern, size declared elsewhere */
           fs->st->unchecked_extern++;
           continue;
         }
@@ -161,7 +166,6 @@ static void collect(ptx_fstate *fs) {
       c.hi = imm + ac->width;
       c.nmem = 1;
       c.mem = ptx_alloc(fs->fn.a, sizeof *c.mem);
-      c.mem[0].stmt = i;
       c.mem[0].imm = imm;
       c.mem[0].width = ac->width;
       c.mem[0].wtok = ac->width ? NULL : wtok;
@@ -224,7 +228,7 @@ static void flush_stubs(ptx_fstate *fs, ptx_vec *out, ptx_buf *stubs, const ptx_
 /* ---- step 2+3: per function ---- */
 static void instrument_function(ptx_fstate *fs, ptx_func *f) {
   ptx_fn *fn = &fs->fn;
-  ptx_fn_build(fn, fs->m, f, fs->d);
+  ptx_fn_build(fn, fs->m, f);
   fs->st->funcs++;
   if (!fn->ok) {
     fs->st->funcs_fallback++;
@@ -323,12 +327,11 @@ static uint64_t fnv64(const char *s, size_t n) {
   return h;
 }
 
-static ptx_item *text_item(ptx_module *m, const char *text, ptx_diag *d) {
+static ptx_item *text_item(ptx_module *m, const char *text) {
   ptx_stmt *s = ptx_alloc(m->arena, sizeof *s);
   s->kind = ST_RAW;
   s->raw = text;
   s->pred = -1;
-  (void)d;
   ptx_item *it = ptx_alloc(m->arena, sizeof *it);
   it->kind = IT_STMT;
   it->stmt = s;
@@ -369,13 +372,13 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
                  (ptx_tok_is(&it->stmt->toks[0], ".version") || ptx_tok_is(&it->stmt->toks[0], ".target") ||
                   ptx_tok_is(&it->stmt->toks[0], ".address_size"));
     if (!placed && !header) {
-      ptx_vec_push(&items, text_item(m, ptx_support_text(), d));
+      ptx_vec_push(&items, text_item(m, ptx_support_text()));
       placed = 1;
     }
     ptx_vec_push(&items, it);
   }
-  if (!placed) ptx_vec_push(&items, text_item(m, ptx_support_text(), d));
-  ptx_vec_push(&items, text_item(m, ptx_sites_decl(m->arena, fs.sites, fs.modid), d));
+  if (!placed) ptx_vec_push(&items, text_item(m, ptx_support_text()));
+  ptx_vec_push(&items, text_item(m, ptx_sites_decl(m->arena, fs.sites, fs.modid)));
   ptx_vec_free(&m->items);
   m->items = items;
   ptx_sites_free(fs.sites);

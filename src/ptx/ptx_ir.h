@@ -81,7 +81,11 @@ typedef struct ptx_fn {
   const char *why;
 } ptx_fn;
 
-int ptx_fn_build(ptx_fn *fn, ptx_module *m, ptx_func *f, ptx_diag *d);
+/* Builds registers, definitions, CFG, dominators and reaching definitions;
+ * fn->ok is 0 (with fn->why) when the CFG cannot be built. */
+int ptx_fn_build(ptx_fn *fn, ptx_module *m, ptx_func *f);
+/* ptx_dataflow.c: reaching definitions for multi-definition registers */
+int ptx_fn_reaching_init(ptx_fn *fn);
 void ptx_fn_free(ptx_fn *fn);
 int ptx_dominates(const ptx_fn *fn, int blk_a, int blk_b);
 int ptx_stmt_dominates(const ptx_fn *fn, int sa, int sb);
@@ -98,13 +102,10 @@ enum ptx_root_kind {
   ROOT_ARENA         /* a pointer value (parameter, loaded, call result): arena lookup */
 };
 
-enum ptx_form { FORM_GENERIC = 0, FORM_SPACE = 1 }; /* address in the generic or the space's window */
-
 typedef struct ptx_root {
   int kind;
   int def;             /* ROOT_ARENA: definition index whose value is the root */
   ptx_symbol *sym;     /* ROOT_SYMBOL */
-  int sym_space;
 } ptx_root;
 
 typedef struct ptx_rootwalk ptx_rootwalk;
@@ -114,6 +115,6 @@ void ptx_roots_free(ptx_rootwalk *w);
 ptx_root ptx_find_root(ptx_rootwalk *w, int s, int reg);
 
 /* ---- gsan ptx --analyze (ptx_dump.c) ---- */
-void ptx_dump_analysis(FILE *f, ptx_module *m, ptx_diag *d);
+void ptx_dump_analysis(FILE *f, ptx_module *m);
 
 #endif

@@ -180,7 +180,7 @@ static int parse_function(parser *p, int lo) {
   it->kind = IT_FUNC;
   it->func = f;
   ptx_vec_push(&p->m->items, it);
-  int i = lo, depth = 0, name_next = 0, seen_name = 0, in_params = 0;
+  int i = lo, depth = 0, name_next = 0;
   for (;; i++) {
     ptx_tok *t = &p->t[i];
     if (t->kind == TK_EOF) {
@@ -190,12 +190,10 @@ static int parse_function(parser *p, int lo) {
     if (depth == 0 && (ptx_tok_punct(t, '{') || ptx_tok_punct(t, ';'))) break;
     if (ptx_tok_punct(t, '(')) {
       depth++;
-      if (seen_name && depth == 1) in_params = 1;
       continue;
     }
     if (ptx_tok_punct(t, ')')) {
       if (--depth < 0) { ptx_error(p->d, t->line, t->col, "unbalanced ')'"); return -1; }
-      if (depth == 0) in_params = 0;
       continue;
     }
     if (ptx_tok_is(t, ".entry")) { f->is_entry = 1; name_next = 1; continue; }
@@ -203,13 +201,7 @@ static int parse_function(parser *p, int lo) {
     if (name_next && depth == 0 && t->kind == TK_IDENT) {
       f->name = tok_str(p, t);
       name_next = 0;
-      seen_name = 1;
       continue;
-    }
-    if (in_params && depth == 1 && t->kind == TK_IDENT && t->text[0] != '.') {
-      ptx_tok *nx = &p->t[i + 1];
-      if (ptx_tok_punct(nx, ',') || ptx_tok_punct(nx, ')') || ptx_tok_punct(nx, '['))
-        ptx_vec_push(&f->params, (void *)tok_str(p, t));
     }
   }
   if (!f->name) {
@@ -254,8 +246,6 @@ static void note_header(parser *p, ptx_stmt *s) {
     m->version_major = atoi(v);
     const char *dot = memchr(v, '.', t[1].len);
     m->version_minor = dot ? atoi(dot + 1) : 0;
-  } else if (ptx_tok_is(t, ".target") && s->ntok > 1) {
-    m->target = tok_str(p, &t[1]);
   } else if (ptx_tok_is(t, ".address_size") && s->ntok > 1) {
     m->address_size = atoi(t[1].text);
   } else if (ptx_tok_is(t, ".file") && s->ntok > 2 && t[2].kind == TK_STRING) {
@@ -333,7 +323,6 @@ ptx_module *ptx_parse(const char *src, size_t n, ptx_diag *d) {
 
 static void free_func(ptx_func *f) {
   ptx_vec_free(&f->body);
-  ptx_vec_free(&f->params);
 }
 
 void ptx_module_free(ptx_module *m) {

@@ -87,7 +87,7 @@ static void walk_def(walker *w, int d, rset *out) {
   rset res = {0};
   const ptx_tok *o1 = s->nopnd > 1 ? &s->toks[s->opnd[1].lo] : NULL;
   int bits = fn->regs.bits[fn->def[d].reg];
-  ptx_root root = {ROOT_ARENA, d, NULL, 0};
+  ptx_root root = {ROOT_ARENA, d, NULL};
   ptx_symbol *sym = o1 && s->opnd[1].hi - s->opnd[1].lo == 1 ? symbol_of(fn, o1) : NULL;
   int ops[2], nops = carried_operands(s, ops);
   if (ptx_op_is(s, "ld") || ptx_op_is(s, "ldu")) {
@@ -95,7 +95,7 @@ static void walk_def(walker *w, int d, rset *out) {
     if (bits == 64 && s->nopnd == 2 && !ptx_tok_punct(&s->toks[s->opnd[0].lo], '{'))
       rs_add(&res, root, w->ptrreg[fn->def[d].reg]);
   } else if (sym && (ptx_op_is(s, "mov") || ptx_op_is(s, "cvta"))) {
-    ptx_root r = {ROOT_SYMBOL, -1, sym, sym->space};
+    ptx_root r = {ROOT_SYMBOL, -1, sym};
     rs_add(&res, r, 1);
   } else if (nops && !(ptx_op_is(s, "cvt") && bits < 32)) {
     rset side[2] = {{0}, {0}};
@@ -215,7 +215,7 @@ static int chain_fresh(walker *w, int s, int reg, int d, uint8_t *seen) {
 }
 
 ptx_root ptx_find_root(ptx_rootwalk *w, int s, int reg) {
-  ptx_root none = {ROOT_NONE, -1, NULL, 0};
+  ptx_root none = {ROOT_NONE, -1, NULL};
   ptx_fn *fn = w->fn;
   if (!fn->ok) return none;
   rset set = {0};
