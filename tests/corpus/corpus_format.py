@@ -37,7 +37,12 @@ class CorpusFormat(lit.formats.base.TestFormat):
         tmp = test.getExecPath()
         os.makedirs(os.path.dirname(tmp), exist_ok=True)
         rdc = os.path.basename(src).startswith('rdc_')  # built with -rdc=true: relocatable
-        ptxas = ['ptxas', '-arch=sm_90'] + (['-c'] if rdc else [])
+        text = open(src, encoding='latin-1').read()
+        target = re.search(r'^\.target\s+(sm_\d+a?)', text, re.M)
+        # sm_90 assembles PTX written for any older target; arch-specific
+        # PTX (sm_90a: wgmma, setmaxnreg) needs its own target
+        arch = target.group(1) if target and target.group(1).endswith('a') else 'sm_90'
+        ptxas = ['ptxas', '-arch=' + arch] + (['-c'] if rdc else [])
         log = []
         rt = tmp + '.rt.ptx'
         rc, out = run([gsan, 'ptx', '--roundtrip', src, '-o', rt])
