@@ -10,6 +10,7 @@ NPROC    := $(shell nproc 2>/dev/null || echo 2)
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 PTX_SRC  := $(wildcard src/ptx/*.c)
+RT_SRC   := $(wildcard src/runtime/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 SRC      := $(PTX_SRC) $(CLI_SRC)
 OBJ      := $(SRC:%.c=$(BUILD)/obj/%.o)
@@ -45,7 +46,13 @@ deps:
 corpus: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) -f tests/ptx/corpus.mk BUILD=$(BUILD)
 
-check: all $(BUILD)/bin/gsan-asan corpus
+# the runtime's CPU tests, against a fake of the driver's VMM calls
+RT_TEST_SRC := $(RT_SRC) tests/runtime/fake_vmm.c
+$(BUILD)/bin/test_arena: $(RT_TEST_SRC) tests/runtime/test_arena.c $(HDR) tests/runtime/fake_vmm.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(RT_TEST_SRC) tests/runtime/test_arena.c -o $@ -lpthread
+
+check: all $(BUILD)/bin/gsan-asan $(BUILD)/bin/test_arena corpus
 	@sh tests/run.sh $(BUILD)
 
 demo: all

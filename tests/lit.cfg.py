@@ -18,6 +18,7 @@ config.test_exec_root = os.path.join(build, 'lit')
 gsan = os.path.join(build, 'bin', 'gsan-asan')
 filecheck = (glob.glob('/usr/lib/llvm-*/bin/FileCheck') or ['FileCheck'])[-1]
 config.substitutions.append(('%gsan', gsan))
+config.substitutions.append(('%bin', os.path.join(build, 'bin')))
 config.substitutions.append(('%FileCheck', filecheck))
 config.substitutions.append(('%ptxas', 'ptxas'))
 config.substitutions.append(('%python', 'python3'))

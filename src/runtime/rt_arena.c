@@ -1,0 +1,434 @@
+/* The arena allocator (rt_arena.h). Host-side bookkeeping lives in sparse
+ * tables that grow page by page, because the class regions are huge (512 GiB
+ * each by default) and only their used parts may cost memory. One lock per
+ * class: allocations of different sizes never contend. */
+#include "rt_arena.h"
+
+#include <gsan/abi.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#define MAX_CLASSES 48
+#define CUDA_ERROR_OUT_OF_MEMORY 2
+
+/* ---- a sparse array: fixed-size elements in pages allocated on first use ---- */
+#define SPARSE_PAGE 4096
+
+typedef struct sparse {
+  size_t elem;
+  uint64_t npages;
+  void **pages;
+} sparse;
+
+static int sparse_init(sparse *s, size_t elem, uint64_t count) {
+  s->elem = elem;
+  s->npages = (count + SPARSE_PAGE - 1) / SPARSE_PAGE;
+  s->pages = calloc(s->npages ? s->npages : 1, sizeof *s->pages);
+  if (!s->pages) s->npages = 0;
+  return s->pages ? 0 : -1;
+}
+
+/* NULL when the page is absent and create is 0, or memory is short */
+static void *sparse_at(sparse *s, uint64_t i, int create) {
+  uint64_t p = i / SPARSE_PAGE;
+  if (p >= s->npages) return NULL;
+  if (!s->pages[p]) {
+    if (!create) return NULL;
+    s->pages[p] = calloc(SPARSE_PAGE, s->elem);
+    if (!s->pages[p]) return NULL;
+  }
+  return (char *)s->pages[p] + (i % SPARSE_PAGE) * s->elem;
+}
+
+static void sparse_free(sparse *s) {
+  for (uint64_t p = 0; p < s->npages; p++) free(s->pages[p]);
+  free(s->pages);
+  s->pages = NULL;
+}
+
+/* ---- state ---- */
+typedef struct slot_meta {
+  uint64_t size;
+  uint64_t handle;  /* large classes: the allocation's own physical memory */
+  uint64_t seq;
+  uint8_t state;
+} slot_meta;
+
+typedef struct granule_meta {
+  uint64_t handle;  /* 0 = not backed */
+  uint32_t live;    /* live slots in this granule (small classes) */
+} granule_meta;
+
+typedef struct rt_class {
+  pthread_mutex_t lock;
+  unsigned shift;         /* log2 of the slot size */
+  uint64_t nslots, next, live;
+  sparse slots;           /* slot_meta per slot */
+  sparse data;            /* granule_meta per data granule (small classes) */
+  sparse table;           /* uint64_t handle per slot-table granule */
+} rt_class;
+
+struct rt_arena {
+  rt_vmm vmm;
+  rt_arena_params p;
+  uint64_t base, size;          /* data reservation */
+  uint64_t tables, tables_size; /* slot-table reservation */
+  unsigned table_shift;
+  unsigned ninit;                /* classes whose state is initialised */
+  void *zeros;                  /* one granule of zero bytes for new table pages */
+  atomic_int last_error;
+  atomic_uint_fast64_t seq, allocs, frees, live_allocs, live_bytes, mapped_data, mapped_table;
+  rt_class cls[MAX_CLASSES];
+};
+
+const char *rt_status_name(rt_status s) {
+  static const char *const names[] = {"ok", "out of memory", "invalid value", "not an arena pointer",
+                                      "double free", "invalid free", "VMM error"};
+  return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+rt_arena_params rt_arena_default_params(int device) {
+  rt_arena_params p = {0x100000000000ull, 39, 8, 32, device, 0};
+  return p;
+}
+
+static uint64_t seed_from_os(void) {
+  uint64_t s;
+  if (getrandom(&s, sizeof s, 0) == (ssize_t)sizeof s) return s;
+  return (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull;
+}
+
+static uint64_t mix(uint64_t x) { /* splitmix64 */
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+static rt_status vmm_fail(rt_arena *a, int err) {
+  atomic_store(&a->last_error, err);
+  return err == CUDA_ERROR_OUT_OF_MEMORY ? RT_OUT_OF_MEMORY : RT_VMM_ERROR;
+}
+
+void rt_arena_destroy(rt_arena *a) {
+  if (!a) return;
+  uint64_t g = a->vmm.granule;
+  for (unsigned k = 0; k < a->ninit; k++) {
+    rt_class *c = &a->cls[k];
+    uint64_t region = a->base + ((uint64_t)k << a->p.region_shift);
+    /* large classes own one handle per live slot; small ones one per granule */
+    for (uint64_t pg = 0; pg < c->slots.npages; pg++) {
+      slot_meta *m = c->slots.pages[pg];
+      for (uint64_t i = 0; m && i < SPARSE_PAGE; i++)
+        if (m[i].handle) {
+          uint64_t addr = region + ((pg * SPARSE_PAGE + i) << c->shift);
+          a->vmm.unmap(a->vmm.ctx, addr, (m[i].size + g - 1) / g * g);
+          a->vmm.release(a->vmm.ctx, m[i].handle);
+        }
+    }
+    for (uint64_t pg = 0; pg < c->data.npages; pg++) {
+      granule_meta *m = c->data.pages[pg];
+      for (uint64_t i = 0; m && i < SPARSE_PAGE; i++)
+        if (m[i].handle) {
+          a->vmm.unmap(a->vmm.ctx, region + (pg * SPARSE_PAGE + i) * g, g);
+          a->vmm.release(a->vmm.ctx, m[i].handle);
+        }
+    }
+    for (uint64_t pg = 0; pg < c->table.npages; pg++) {
+      uint64_t *h = c->table.pages[pg];
+      for (uint64_t i = 0; h && i < SPARSE_PAGE; i++)
+        if (h[i]) {
+          a->vmm.unmap(a->vmm.ctx, a->tables + ((uint64_t)k << a->table_shift) + (pg * SPARSE_PAGE + i) * g, g);
+          a->vmm.release(a->vmm.ctx, h[i]);
+        }
+    }
+    sparse_free(&c->slots);
+    sparse_free(&c->data);
+    sparse_free(&c->table);
+    pthread_mutex_destroy(&c->lock);
+  }
+  if (a->tables) a->vmm.unreserve(a->vmm.ctx, a->tables, a->tables_size);
+  if (a->base) a->vmm.unreserve(a->vmm.ctx, a->base, a->size);
+  free(a->zeros);
+  free(a);
+}
+
+rt_status rt_arena_create(const rt_vmm *vmm, const rt_arena_params *p, rt_arena **out) {
+  *out = NULL;
+  if (!p->classes || p->classes > MAX_CLASSES || p->min_shift + p->classes - 1 > p->region_shift ||
+      p->region_shift >= 48 || !vmm->granule || (vmm->granule & (vmm->granule - 1)))
+    return RT_INVALID_VALUE;
+  rt_arena *a = calloc(1, sizeof *a);
+  if (!a) return RT_OUT_OF_MEMORY;
+  a->vmm = *vmm;
+  a->p = *p;
+  a->size = (uint64_t)p->classes << p->region_shift;
+  /* each class's table starts on a granule, so its pages can be mapped */
+  a->table_shift = p->region_shift - p->min_shift + 3;
+  while ((1ull << a->table_shift) < vmm->granule) a->table_shift++;
+  a->tables_size = (uint64_t)p->classes << a->table_shift;
+  a->zeros = calloc(1, vmm->granule);
+  uint64_t region = 1ull << p->region_shift;
+  int err;
+  if (!a->zeros) { free(a); return RT_OUT_OF_MEMORY; }
+  /* the base must be aligned to a region: slot bases then follow from masks */
+  if ((err = vmm->reserve(vmm->ctx, a->size, region, p->hint, &a->base)) != 0) {
+    rt_status s = vmm_fail(a, err);
+    rt_arena_destroy(a);
+    return s;
+  }
+  if (a->base & (region - 1)) {
+    rt_arena_destroy(a);
+    return RT_VMM_ERROR;
+  }
+  if ((err = vmm->reserve(vmm->ctx, a->tables_size, vmm->granule, 0, &a->tables)) != 0) {
+    rt_status s = vmm_fail(a, err);
+    rt_arena_destroy(a);
+    return s;
+  }
+  uint64_t seed = p->seed ? p->seed : seed_from_os();
+  for (unsigned k = 0; k < p->classes; k++) {
+    rt_class *c = &a->cls[k];
+    c->shift = p->min_shift + k;
+    c->nslots = 1ull << (p->region_shift - c->shift);
+    /* a random start in the first half: a pointer kept from an earlier run of
+     * the same program does not land on the same slot */
+    c->next = c->nslots > 1 ? mix(seed + k) % (c->nslots / 2) : 0;
+    pthread_mutex_init(&c->lock, NULL);
+    a->ninit = k + 1;
+    uint64_t granules = c->shift < 63 && (1ull << c->shift) < vmm->granule ? region / vmm->granule : 0;
+    uint64_t table_granules = ((c->nslots * 8) + vmm->granule - 1) / vmm->granule;
+    if (sparse_init(&c->slots, sizeof(slot_meta), c->nslots) || sparse_init(&c->data, sizeof(granule_meta), granules) ||
+        sparse_init(&c->table, sizeof(uint64_t), table_granules)) {
+      rt_arena_destroy(a);
+      return RT_OUT_OF_MEMORY;
+    }
+  }
+  *out = a;
+  return RT_OK;
+}
+
+static unsigned class_of_size(const rt_arena *a, uint64_t size) {
+  unsigned s = a->p.min_shift;
+  while (s < 64 && (1ull << s) < size) s++;
+  return s - a->p.min_shift;
+}
+
+/* Backs the slot-table granule that holds slot s of class k (zeroed). */
+static rt_status ensure_table(rt_arena *a, unsigned k, uint64_t s) {
+  uint64_t g = a->vmm.granule, gi = s * 8 / g;
+  uint64_t *h = sparse_at(&a->cls[k].table, gi, 1);
+  if (!h) return RT_OUT_OF_MEMORY;
+  if (*h) return RT_OK;
+  uint64_t addr = a->tables + ((uint64_t)k << a->table_shift) + gi * g, handle;
+  int err = a->vmm.create(a->vmm.ctx, g, a->p.device, &handle);
+  if (err) return vmm_fail(a, err);
+  if ((err = a->vmm.map(a->vmm.ctx, addr, g, handle, a->p.device)) != 0) {
+    a->vmm.release(a->vmm.ctx, handle);
+    return vmm_fail(a, err);
+  }
+  if ((err = a->vmm.write(a->vmm.ctx, addr, a->zeros, g)) != 0) {
+    a->vmm.unmap(a->vmm.ctx, addr, g);
+    a->vmm.release(a->vmm.ctx, handle);
+    return vmm_fail(a, err);
+  }
+  *h = handle;
+  atomic_fetch_add(&a->mapped_table, g);
+  return RT_OK;
+}
+
+static rt_status write_entry(rt_arena *a, unsigned k, uint64_t s, uint64_t size) {
+  uint64_t addr = a->tables + ((uint64_t)k << a->table_shift) + s * 8;
+  int err = a->vmm.write(a->vmm.ctx, addr, &size, 8);
+  return err ? vmm_fail(a, err) : RT_OK;
+}
+
+/* Physical memory for slot s: its own granules (large) or its shared one. */
+static rt_status back_slot(rt_arena *a, unsigned k, uint64_t s, uint64_t size, slot_meta *m) {
+  rt_class *c = &a->cls[k];
+  uint64_t g = a->vmm.granule, region = a->base + ((uint64_t)k << a->p.region_shift);
+  uint64_t addr = region + (s << c->shift), handle;
+  int err;
+  if ((1ull << c->shift) >= g) {
+    uint64_t bytes = (size + g - 1) / g * g;
+    if ((err = a->vmm.create(a->vmm.ctx, bytes, a->p.device, &handle)) != 0) return vmm_fail(a, err);
+    if ((err = a->vmm.map(a->vmm.ctx, addr, bytes, handle, a->p.device)) != 0) {
+      a->vmm.release(a->vmm.ctx, handle);
+      return vmm_fail(a, err);
+    }
+    m->handle = handle;
+    atomic_fetch_add(&a->mapped_data, bytes);
+    return RT_OK;
+  }
+  granule_meta *gm = sparse_at(&c->data, (addr - region) / g, 1);
+  if (!gm) return RT_OUT_OF_MEMORY;
+  if (!gm->handle) {
+    uint64_t gaddr = addr & ~(g - 1);
+    if ((err = a->vmm.create(a->vmm.ctx, g, a->p.device, &handle)) != 0) return vmm_fail(a, err);
+    if ((err = a->vmm.map(a->vmm.ctx, gaddr, g, handle, a->p.device)) != 0) {
+      a->vmm.release(a->vmm.ctx, handle);
+      return vmm_fail(a, err);
+    }
+    gm->handle = handle;
+    atomic_fetch_add(&a->mapped_data, g);
+  }
+  gm->live++;
+  return RT_OK;
+}
+
+/* Returns slot s's physical memory when nothing live needs it any more. */
+static void unback_slot(rt_arena *a, unsigned k, uint64_t s, slot_meta *m) {
+  rt_class *c = &a->cls[k];
+  uint64_t g = a->vmm.granule, region = a->base + ((uint64_t)k << a->p.region_shift);
+  uint64_t addr = region + (s << c->shift);
+  if (m->handle) {
+    uint64_t bytes = (m->size + g - 1) / g * g;
+    a->vmm.unmap(a->vmm.ctx, addr, bytes);
+    a->vmm.release(a->vmm.ctx, m->handle);
+    m->handle = 0;
+    atomic_fetch_sub(&a->mapped_data, bytes);
+    return;
+  }
+  granule_meta *gm = sparse_at(&c->data, (addr - region) / g, 0);
+  if (!gm || !gm->handle || --gm->live) return;
+  /* keep the granule the next allocation will land in */
+  uint64_t next_addr = region + (c->next << c->shift);
+  if ((next_addr & ~(g - 1)) == (addr & ~(g - 1))) return;
+  a->vmm.unmap(a->vmm.ctx, addr & ~(g - 1), g);
+  a->vmm.release(a->vmm.ctx, gm->handle);
+  gm->handle = 0;
+  atomic_fetch_sub(&a->mapped_data, g);
+}
+
+rt_status rt_arena_alloc(rt_arena *a, uint64_t size, uint64_t *ptr) {
+  *ptr = 0;
+  if (size == 0) return RT_INVALID_VALUE;
+  unsigned k = class_of_size(a, size);
+  if (k >= a->p.classes) return RT_OUT_OF_MEMORY;
+  rt_class *c = &a->cls[k];
+  pthread_mutex_lock(&c->lock);
+  rt_status st = RT_OUT_OF_MEMORY;
+  if (c->live == c->nslots) goto out;
+  /* the next slot that is not live: slots are reused only after a wrap */
+  uint64_t s = c->next;
+  slot_meta *m;
+  for (;;) {
+    m = sparse_at(&c->slots, s, 1);
+    if (!m) goto out;
+    if (m->state != RT_SLOT_LIVE) break;
+    s = s + 1 == c->nslots ? 0 : s + 1;
+  }
+  if ((st = ensure_table(a, k, s)) != RT_OK) goto out;
+  if ((st = back_slot(a, k, s, size, m)) != RT_OK) goto out;
+  if ((st = write_entry(a, k, s, size)) != RT_OK) {
+    m->size = size;
+    unback_slot(a, k, s, m);
+    goto out;
+  }
+  m->size = size;
+  m->state = RT_SLOT_LIVE;
+  m->seq = atomic_fetch_add(&a->seq, 1) + 1;
+  c->live++;
+  c->next = s + 1 == c->nslots ? 0 : s + 1;
+  *ptr = a->base + ((uint64_t)k << a->p.region_shift) + (s << c->shift);
+  atomic_fetch_add(&a->allocs, 1);
+  atomic_fetch_add(&a->live_allocs, 1);
+  atomic_fetch_add(&a->live_bytes, size);
+out:
+  pthread_mutex_unlock(&c->lock);
+  return st;
+}
+
+static int locate(const rt_arena *a, uint64_t ptr, unsigned *k, uint64_t *s) {
+  if (ptr < a->base || ptr - a->base >= a->size) return 0;
+  uint64_t off = ptr - a->base;
+  *k = (unsigned)(off >> a->p.region_shift);
+  *s = (off & ((1ull << a->p.region_shift) - 1)) >> a->cls[*k].shift;
+  return 1;
+}
+
+static void fill_info(const rt_arena *a, unsigned k, uint64_t s, const slot_meta *m, rt_alloc_info *info) {
+  if (!info) return;
+  info->cls = k;
+  info->slot = s;
+  info->slot_size = 1ull << a->cls[k].shift;
+  info->base = a->base + ((uint64_t)k << a->p.region_shift) + (s << a->cls[k].shift);
+  info->size = m ? m->size : 0;
+  info->state = m ? m->state : RT_SLOT_NEVER;
+  info->seq = m ? m->seq : 0;
+}
+
+rt_status rt_arena_find(rt_arena *a, uint64_t ptr, rt_alloc_info *info) {
+  unsigned k;
+  uint64_t s;
+  if (!locate(a, ptr, &k, &s)) return RT_NOT_OURS;
+  rt_class *c = &a->cls[k];
+  pthread_mutex_lock(&c->lock);
+  slot_meta *m = sparse_at(&c->slots, s, 0);
+  fill_info(a, k, s, m, info);
+  pthread_mutex_unlock(&c->lock);
+  return RT_OK;
+}
+
+int rt_arena_range_ok(rt_arena *a, uint64_t ptr, uint64_t len) {
+  rt_alloc_info i;
+  if (rt_arena_find(a, ptr, &i) != RT_OK || i.state != RT_SLOT_LIVE) return 0;
+  uint64_t off = ptr - i.base;
+  return off <= i.size && len <= i.size - off;
+}
+
+rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info) {
+  unsigned k;
+  uint64_t s;
+  if (!locate(a, ptr, &k, &s)) return RT_NOT_OURS;
+  rt_class *c = &a->cls[k];
+  pthread_mutex_lock(&c->lock);
+  slot_meta *m = sparse_at(&c->slots, s, 0);
+  fill_info(a, k, s, m, info);
+  rt_status st = RT_OK;
+  if (!m || m->state == RT_SLOT_NEVER) st = RT_INVALID_FREE;
+  else if (m->state == RT_SLOT_FREED) st = RT_DOUBLE_FREE;
+  else if (ptr != a->base + ((uint64_t)k << a->p.region_shift) + (s << c->shift)) st = RT_INVALID_FREE;
+  if (st == RT_OK) {
+    /* the table first: from here on every instrumented access reports */
+    st = write_entry(a, k, s, 0);
+    if (st == RT_OK) {
+      m->state = RT_SLOT_FREED;
+      c->live--;
+      unback_slot(a, k, s, m);
+      atomic_fetch_add(&a->frees, 1);
+      atomic_fetch_sub(&a->live_allocs, 1);
+      atomic_fetch_sub(&a->live_bytes, m->size);
+    }
+  }
+  pthread_mutex_unlock(&c->lock);
+  return st;
+}
+
+void rt_arena_ctx(const rt_arena *a, unsigned char ctx[GSAN_CTX_BYTES]) {
+  uint64_t v64[3] = {a->base, a->size, a->tables};
+  uint32_t v32[4] = {a->p.region_shift, a->p.min_shift, a->table_shift, GSAN_ABI_VERSION};
+  memcpy(ctx + GSAN_CTX_ARENA_BASE, &v64[0], 8);
+  memcpy(ctx + GSAN_CTX_ARENA_SIZE, &v64[1], 8);
+  memcpy(ctx + GSAN_CTX_TABLE_BASE, &v64[2], 8);
+  memcpy(ctx + GSAN_CTX_REGION_SHIFT, &v32[0], 4);
+  memcpy(ctx + GSAN_CTX_MIN_SHIFT, &v32[1], 4);
+  memcpy(ctx + GSAN_CTX_TABLE_SHIFT, &v32[2], 4);
+  memcpy(ctx + GSAN_CTX_ABI, &v32[3], 4);
+}
+
+void rt_arena_get_stats(rt_arena *a, rt_arena_stats *s) {
+  s->live_allocs = atomic_load(&a->live_allocs);
+  s->live_bytes = atomic_load(&a->live_bytes);
+  s->mapped_data_bytes = atomic_load(&a->mapped_data);
+  s->mapped_table_bytes = atomic_load(&a->mapped_table);
+  s->allocs = atomic_load(&a->allocs);
+  s->frees = atomic_load(&a->frees);
+}
+
+int rt_arena_last_error(const rt_arena *a) { return atomic_load(&a->last_error); }

@@ -1,0 +1,79 @@
+/* The arena: device memory allocation with exact per-allocation bounds that
+ * instrumented code finds from any interior pointer (docs/abi.md, "The arena
+ * lookup"). One reservation split into one region per power-of-two size
+ * class; a slot table per class holds each slot's exact size (0 = not live).
+ * Small classes pack slots into shared granules; large ones map only the
+ * granules their size needs, leaving the rest of the slot as an unmapped
+ * guard. Slots are handed out in order from a random start and not reused
+ * until a class wraps, so a stale pointer finds a freed slot. */
+#ifndef GSAN_RT_ARENA_H
+#define GSAN_RT_ARENA_H
+
+#include "rt_vmm.h"
+
+#include <stdint.h>
+
+typedef enum rt_status {
+  RT_OK = 0,
+  RT_OUT_OF_MEMORY,   /* class exhausted, or the VMM could not back it */
+  RT_INVALID_VALUE,   /* size 0, like the driver's cuMemAlloc */
+  RT_NOT_OURS,        /* a pointer outside the arena */
+  RT_DOUBLE_FREE,     /* the slot was freed already */
+  RT_INVALID_FREE,    /* interior pointer, or a slot never allocated */
+  RT_VMM_ERROR        /* the VMM failed (rt_arena.last_error holds its code) */
+} rt_status;
+
+const char *rt_status_name(rt_status s);
+
+typedef struct rt_arena_params {
+  uint64_t hint;        /* preferred base address */
+  unsigned region_shift;/* log2 bytes per class region */
+  unsigned min_shift;   /* log2 bytes of the smallest slot */
+  unsigned classes;     /* region_shift - min_shift + 1 at most */
+  int device;
+  uint64_t seed;        /* start slots; 0 = from the OS */
+} rt_arena_params;
+
+/* 16 TiB at 0x100000000000: 32 classes from 256 B to 512 GiB */
+rt_arena_params rt_arena_default_params(int device);
+
+enum rt_slot_state { RT_SLOT_NEVER = 0, RT_SLOT_LIVE = 1, RT_SLOT_FREED = 2 };
+
+typedef struct rt_alloc_info {
+  uint64_t base;        /* slot base = the allocation's address */
+  uint64_t size;        /* exact size requested */
+  uint64_t slot_size;
+  unsigned cls;
+  uint64_t slot;
+  int state;            /* enum rt_slot_state */
+  uint64_t seq;         /* allocation number, for reports */
+} rt_alloc_info;
+
+typedef struct rt_arena rt_arena;
+
+rt_status rt_arena_create(const rt_vmm *vmm, const rt_arena_params *p, rt_arena **out);
+void rt_arena_destroy(rt_arena *a);
+
+rt_status rt_arena_alloc(rt_arena *a, uint64_t size, uint64_t *ptr);
+/* ptr must be an allocation's base; info (may be NULL) describes the slot */
+rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info);
+/* The slot any arena pointer falls in (also interior and freed ones);
+ * RT_NOT_OURS outside the arena. */
+rt_status rt_arena_find(rt_arena *a, uint64_t ptr, rt_alloc_info *info);
+/* 1 if [ptr, ptr+len) lies inside one live allocation */
+int rt_arena_range_ok(rt_arena *a, uint64_t ptr, uint64_t len);
+
+/* The __gsan_ctx fields the arena owns, as the 64-byte blob of abi.h (the
+ * ring fields are left for the caller). */
+void rt_arena_ctx(const rt_arena *a, unsigned char ctx[64]);
+
+typedef struct rt_arena_stats {
+  uint64_t live_allocs, live_bytes;
+  uint64_t mapped_data_bytes;   /* physical memory behind allocations */
+  uint64_t mapped_table_bytes;  /* physical memory behind slot tables */
+  uint64_t allocs, frees;
+} rt_arena_stats;
+void rt_arena_get_stats(rt_arena *a, rt_arena_stats *s);
+int rt_arena_last_error(const rt_arena *a);
+
+#endif

@@ -1,0 +1,331 @@
+/* Tests of the arena allocator against the fake VMM. device_lookup() below
+ * is the lookup of docs/abi.md done on the host over the fake's memory: the
+ * same arithmetic the instrumented PTX performs, so these tests hold the
+ * allocator to the contract the instrumenter relies on. */
+#include "../../src/runtime/rt_arena.h"
+#include "fake_vmm.h"
+
+#include <gsan/abi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, checks;
+#define CHECK(cond, ...)                                              \
+  do {                                                                \
+    checks++;                                                         \
+    if (!(cond)) {                                                    \
+      failures++;                                                     \
+      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                   \
+      fputc('\n', stderr);                                            \
+    }                                                                 \
+  } while (0)
+
+#define MiB (1ull << 20)
+static const uint64_t GRANULE = 2 * MiB;
+
+static rt_arena_params small_params(uint64_t seed) {
+  /* 1 GiB regions, classes from 256 B to 1 GiB */
+  rt_arena_params p = {0x100000000000ull, 30, 8, 23, 0, seed};
+  return p;
+}
+
+typedef struct env { fake_vmm *f; rt_vmm ops; rt_arena *a; unsigned char ctx[GSAN_CTX_BYTES]; } env;
+
+static void env_open(env *e, rt_arena_params p) {
+  e->f = fake_vmm_new(GRANULE);
+  e->ops = fake_vmm_ops(e->f);
+  rt_status st = rt_arena_create(&e->ops, &p, &e->a);
+  CHECK(st == RT_OK, "create: %s", rt_status_name(st));
+  memset(e->ctx, 0, sizeof e->ctx);
+  if (e->a) rt_arena_ctx(e->a, e->ctx);
+}
+
+static void env_close(env *e) {
+  rt_arena_destroy(e->a);
+  CHECK(fake_vmm_created_bytes(e->f) == 0, "physical memory left after destroy: %llu",
+        (unsigned long long)fake_vmm_created_bytes(e->f));
+  CHECK(fake_vmm_mappings(e->f) == 0, "mappings left after destroy: %d", fake_vmm_mappings(e->f));
+  CHECK(fake_vmm_errors(e->f) == 0, "VMM misuse: %d", fake_vmm_errors(e->f));
+  fake_vmm_free(e->f);
+}
+
+static uint64_t rd64(const unsigned char *c, int off) { uint64_t v; memcpy(&v, c + off, 8); return v; }
+static uint32_t rd32(const unsigned char *c, int off) { uint32_t v; memcpy(&v, c + off, 4); return v; }
+
+/* docs/abi.md, "The arena lookup"; returns 0, or -1 when the table read faults */
+static int device_lookup(env *e, uint64_t p, uint64_t *base, uint64_t *size) {
+  uint64_t ab = rd64(e->ctx, GSAN_CTX_ARENA_BASE), as = rd64(e->ctx, GSAN_CTX_ARENA_SIZE);
+  uint64_t tb = rd64(e->ctx, GSAN_CTX_TABLE_BASE);
+  uint32_t rs = rd32(e->ctx, GSAN_CTX_REGION_SHIFT), ms = rd32(e->ctx, GSAN_CTX_MIN_SHIFT);
+  uint32_t ts = rd32(e->ctx, GSAN_CTX_TABLE_SHIFT);
+  uint64_t off = p - ab;
+  if (off >= as) {
+    *base = 0;
+    *size = GSAN_UNCHECKED_SIZE;
+    return 0;
+  }
+  uint64_t k = off >> rs, c = k + ms, slot = (off & ((1ull << rs) - 1)) >> c;
+  int ok;
+  *size = fake_vmm_read64(e->f, tb + (k << ts) + slot * 8, &ok);
+  *base = p & ~((1ull << c) - 1);
+  return ok ? 0 : -1;
+}
+
+/* the device check for an access of w bytes at p */
+static int device_check_passes(env *e, uint64_t p, uint64_t w) {
+  uint64_t base, size;
+  if (device_lookup(e, p, &base, &size) < 0) return -1;
+  int64_t cnt = (int64_t)size - (int64_t)(w - 1);
+  if (cnt < 0) cnt = 0;
+  return p - base < (uint64_t)cnt;
+}
+
+static void test_sizes(void) {
+  env e;
+  env_open(&e, small_params(1));
+  static const uint64_t sizes[] = {1, 255, 256, 257, 4000, 4096, 65536, 2 * MiB - 1, 2 * MiB, 2 * MiB + 1, 100 * MiB};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    uint64_t s = sizes[i], p;
+    rt_status st = rt_arena_alloc(e.a, s, &p);
+    CHECK(st == RT_OK, "alloc %llu: %s", (unsigned long long)s, rt_status_name(st));
+    if (st != RT_OK) continue;
+    rt_alloc_info in;
+    CHECK(rt_arena_find(e.a, p + s - 1, &in) == RT_OK && in.base == p && in.size == s && in.state == RT_SLOT_LIVE,
+          "find from the last byte of %llu", (unsigned long long)s);
+    CHECK(p % 256 == 0 && p % in.slot_size == 0, "alignment of %llu: %llx", (unsigned long long)s, (unsigned long long)p);
+    uint64_t base, size;
+    CHECK(device_lookup(&e, p + s / 2, &base, &size) == 0 && base == p && size == s,
+          "device lookup of %llu from its middle: base %llx size %llu", (unsigned long long)s, (unsigned long long)base,
+          (unsigned long long)size);
+    CHECK(device_check_passes(&e, p, 1) == 1 && device_check_passes(&e, p + s - 1, 1) == 1,
+          "first and last byte of %llu", (unsigned long long)s);
+    CHECK(device_check_passes(&e, p + s, 1) == 0, "one past the end of %llu", (unsigned long long)s);
+    CHECK(device_check_passes(&e, p + s - 1, 2) == 0, "2 bytes straddling the end of %llu", (unsigned long long)s);
+    CHECK(device_check_passes(&e, p - 1, 1) != 1, "one before %llu", (unsigned long long)s);
+    CHECK(rt_arena_range_ok(e.a, p, s) && !rt_arena_range_ok(e.a, p, s + 1) && !rt_arena_range_ok(e.a, p + s, 1),
+          "host range checks of %llu", (unsigned long long)s);
+    CHECK(fake_vmm_is_mapped(e.f, p) && fake_vmm_is_mapped(e.f, p + s - 1), "backing of %llu", (unsigned long long)s);
+  }
+  uint64_t base, size;
+  CHECK(device_lookup(&e, 0x1000, &base, &size) == 0 && base == 0 && size == GSAN_UNCHECKED_SIZE,
+        "a pointer outside the arena is unchecked");
+  env_close(&e);
+}
+
+static void test_invalid(void) {
+  env e;
+  env_open(&e, small_params(2));
+  uint64_t p;
+  CHECK(rt_arena_alloc(e.a, 0, &p) == RT_INVALID_VALUE && p == 0, "size 0 is invalid, like cuMemAlloc");
+  CHECK(rt_arena_alloc(e.a, 1ull << 31, &p) == RT_OUT_OF_MEMORY && p == 0, "larger than the largest class");
+  CHECK(rt_arena_alloc(e.a, 1000, &p) == RT_OK, "alloc");
+  rt_alloc_info in;
+  uint64_t nb, ns;
+  CHECK(device_lookup(&e, p + 1024 * 64, &nb, &ns) == 0 && ns == 0,
+        "a slot never allocated reads as size 0 (table pages are zeroed; fresh memory is not)");
+  CHECK(rt_arena_free(e.a, p + 8, &in) == RT_INVALID_FREE, "interior pointer");
+  CHECK(rt_arena_free(e.a, p + 1024 * 64, &in) == RT_INVALID_FREE, "a slot never allocated");
+  CHECK(rt_arena_free(e.a, 0x1000, &in) == RT_NOT_OURS, "outside the arena");
+  CHECK(rt_arena_free(e.a, p, &in) == RT_OK && in.size == 1000, "free");
+  CHECK(rt_arena_free(e.a, p, &in) == RT_DOUBLE_FREE, "double free");
+  CHECK(rt_arena_find(e.a, p + 10, &in) == RT_OK && in.state == RT_SLOT_FREED && in.size == 1000,
+        "a freed slot keeps what it held, for the report");
+  uint64_t base, size;
+  CHECK(device_lookup(&e, p + 10, &base, &size) == 0 && size == 0, "device sees a freed slot as size 0");
+  CHECK(device_check_passes(&e, p, 1) == 0, "use after free fails the check");
+  env_close(&e);
+}
+
+static void test_no_reuse(void) {
+  env e;
+  env_open(&e, small_params(3));
+  enum { N = 2000 };
+  static uint64_t seen[N];
+  int dup = 0;
+  for (int i = 0; i < N; i++) {
+    uint64_t p;
+    CHECK(rt_arena_alloc(e.a, 1000, &p) == RT_OK, "alloc %d", i);
+    for (int j = 0; j < i; j++) dup += seen[j] == p;
+    seen[i] = p;
+    rt_arena_free(e.a, p, NULL);
+  }
+  CHECK(dup == 0, "%d addresses handed out twice", dup);
+  env_close(&e);
+}
+
+static void test_physical(void) {
+  env e;
+  env_open(&e, small_params(4));
+  /* 8192 slots of 256 B fill one granule: at most two granules (the start is
+   * random) plus one table granule */
+  static uint64_t ps[8192];
+  for (int i = 0; i < 8192; i++) rt_arena_alloc(e.a, 200, &ps[i]);
+  rt_arena_stats st;
+  rt_arena_get_stats(e.a, &st);
+  CHECK(st.mapped_data_bytes <= 2 * GRANULE && st.mapped_table_bytes == GRANULE,
+        "small allocations share granules: data %llu table %llu", (unsigned long long)st.mapped_data_bytes,
+        (unsigned long long)st.mapped_table_bytes);
+  CHECK(st.live_allocs == 8192 && st.live_bytes == 8192 * 200, "live accounting");
+  for (int i = 0; i < 8192; i++) rt_arena_free(e.a, ps[i], NULL);
+  rt_arena_get_stats(e.a, &st);
+  CHECK(st.mapped_data_bytes <= GRANULE, "freed granules are returned (%llu left)",
+        (unsigned long long)st.mapped_data_bytes);
+  /* a large allocation maps only what its size needs: the rest of its slot
+   * is an unmapped guard */
+  uint64_t p;
+  CHECK(rt_arena_alloc(e.a, 5 * MiB, &p) == RT_OK, "alloc 5 MiB");
+  CHECK(fake_vmm_is_mapped(e.f, p + 6 * MiB - 1) && !fake_vmm_is_mapped(e.f, p + 6 * MiB),
+        "5 MiB maps 3 granules of its 8 MiB slot");
+  rt_arena_free(e.a, p, NULL);
+  CHECK(!fake_vmm_is_mapped(e.f, p), "free unmaps a large allocation");
+  env_close(&e);
+}
+
+static void test_out_of_memory(void) {
+  env e;
+  env_open(&e, small_params(5));
+  uint64_t p;
+  rt_arena_stats before, after;
+  rt_arena_get_stats(e.a, &before);
+  fake_vmm_fail_create_after(e.f, 0);
+  CHECK(rt_arena_alloc(e.a, 64 * MiB, &p) == RT_OUT_OF_MEMORY && p == 0, "the driver's out of memory comes through");
+  CHECK(rt_arena_last_error(e.a) == 2, "last error is CUDA_ERROR_OUT_OF_MEMORY");
+  rt_arena_get_stats(e.a, &after);
+  CHECK(after.live_allocs == before.live_allocs && after.mapped_data_bytes == before.mapped_data_bytes,
+        "a failed allocation leaves nothing behind");
+  /* the table granule succeeds, the data granule fails: the table stays, the slot does not */
+  fake_vmm_fail_create_after(e.f, 1);
+  CHECK(rt_arena_alloc(e.a, 300, &p) == RT_OUT_OF_MEMORY, "failure on the data granule");
+  fake_vmm_fail_create_after(e.f, -1);
+  CHECK(rt_arena_alloc(e.a, 300, &p) == RT_OK, "recovers once memory is there");
+  env_close(&e);
+  /* a class runs out of slots, then wraps to a freed one */
+  rt_arena_params q = {0x100000000000ull, 21, 8, 14, 0, 6};
+  env_open(&e, q);
+  uint64_t a1, a2, a3;
+  CHECK(rt_arena_alloc(e.a, MiB, &a1) == RT_OK && rt_arena_alloc(e.a, MiB, &a2) == RT_OK, "both 1 MiB slots");
+  CHECK(rt_arena_alloc(e.a, MiB, &a3) == RT_OUT_OF_MEMORY, "the class is full");
+  rt_arena_free(e.a, a1, NULL);
+  CHECK(rt_arena_alloc(e.a, MiB, &a3) == RT_OK && a3 == a1, "after a wrap the freed slot is reused");
+  env_close(&e);
+}
+
+static void test_placement(void) {
+  env e1, e2, e3;
+  env_open(&e1, small_params(11));
+  env_open(&e2, small_params(12));
+  uint64_t p1, p2;
+  rt_arena_alloc(e1.a, 512, &p1);
+  rt_arena_alloc(e2.a, 512, &p2);
+  uint64_t b1 = rd64(e1.ctx, GSAN_CTX_ARENA_BASE), b2 = rd64(e2.ctx, GSAN_CTX_ARENA_BASE);
+  CHECK(p1 - b1 != p2 - b2, "different seeds start classes at different slots");
+  CHECK(b1 == 0x100000000000ull, "the hint is used when granted");
+  env_close(&e1);
+  env_close(&e2);
+  e3.f = fake_vmm_new(GRANULE);
+  fake_vmm_deny_hint(e3.f, 1);
+  e3.ops = fake_vmm_ops(e3.f);
+  rt_arena_params p = small_params(13);
+  CHECK(rt_arena_create(&e3.ops, &p, &e3.a) == RT_OK, "create without the hint");
+  rt_arena_ctx(e3.a, e3.ctx);
+  uint64_t b3 = rd64(e3.ctx, GSAN_CTX_ARENA_BASE), q;
+  CHECK(b3 != 0x100000000000ull && b3 % (1ull << 30) == 0, "a refused hint still gives a region-aligned base");
+  CHECK(rt_arena_alloc(e3.a, 777, &q) == RT_OK && device_check_passes(&e3, q + 776, 1) == 1, "works there");
+  CHECK(rd32(e3.ctx, GSAN_CTX_ABI) == GSAN_ABI_VERSION, "ctx carries the ABI version");
+  env_close(&e3);
+}
+
+/* ---- many host threads ---- */
+typedef struct shared {
+  env *e;
+  pthread_mutex_t lock;
+  uint64_t *live;     /* all live pointers, for duplicate detection */
+  int nlive, cap, dups, errors;
+} shared;
+
+static void live_add(shared *s, uint64_t p) {
+  pthread_mutex_lock(&s->lock);
+  for (int i = 0; i < s->nlive; i++) s->dups += s->live[i] == p;
+  if (s->nlive == s->cap) {
+    s->cap = s->cap ? s->cap * 2 : 1024;
+    s->live = realloc(s->live, (size_t)s->cap * sizeof *s->live);
+  }
+  s->live[s->nlive++] = p;
+  pthread_mutex_unlock(&s->lock);
+}
+
+static void live_del(shared *s, uint64_t p) {
+  pthread_mutex_lock(&s->lock);
+  for (int i = 0; i < s->nlive; i++)
+    if (s->live[i] == p) { s->live[i] = s->live[--s->nlive]; break; }
+  pthread_mutex_unlock(&s->lock);
+}
+
+static void *worker(void *arg) {
+  shared *s = arg;
+  uint64_t mine[32] = {0}, x = (uint64_t)(uintptr_t)&mine;
+  for (int i = 0; i < 4000; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    int j = (int)((x >> 33) % 32);
+    if (mine[j]) {
+      live_del(s, mine[j]);
+      if (rt_arena_free(s->e->a, mine[j], NULL) != RT_OK) __atomic_fetch_add(&s->errors, 1, __ATOMIC_RELAXED);
+      mine[j] = 0;
+    } else {
+      uint64_t size = 1 + ((x >> 40) % (3 * MiB));
+      if (rt_arena_alloc(s->e->a, size, &mine[j]) != RT_OK) __atomic_fetch_add(&s->errors, 1, __ATOMIC_RELAXED);
+      else live_add(s, mine[j]);
+    }
+  }
+  for (int j = 0; j < 32; j++)
+    if (mine[j]) {
+      live_del(s, mine[j]);
+      rt_arena_free(s->e->a, mine[j], NULL);
+    }
+  return NULL;
+}
+
+static void test_threads(void) {
+  env e;
+  env_open(&e, small_params(7));
+  shared s = {&e, PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0, 0};
+  pthread_t t[8];
+  for (int i = 0; i < 8; i++) pthread_create(&t[i], NULL, worker, &s);
+  for (int i = 0; i < 8; i++) pthread_join(t[i], NULL);
+  rt_arena_stats st;
+  rt_arena_get_stats(e.a, &st);
+  CHECK(s.errors == 0 && s.dups == 0, "8 threads: %d errors, %d addresses live twice", s.errors, s.dups);
+  CHECK(st.live_allocs == 0 && st.live_bytes == 0 && st.allocs == st.frees, "all freed: %llu live",
+        (unsigned long long)st.live_allocs);
+  free(s.live);
+  env_close(&e);
+}
+
+int main(void) {
+  struct { const char *name; void (*fn)(void); } tests[] = {
+      {"sizes, alignment and the device lookup", test_sizes},
+      {"invalid frees and use after free", test_invalid},
+      {"no reuse before a wrap", test_no_reuse},
+      {"physical memory: packing, guards, release", test_physical},
+      {"out of memory and class exhaustion", test_out_of_memory},
+      {"placement: hint, seeds, ctx", test_placement},
+      {"8 host threads", test_threads},
+  };
+  int passed = 0, failed = 0;
+  for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+    int before = failures;
+    tests[i].fn();
+    if (failures == before) {
+      printf("ok - %s\n", tests[i].name);
+      passed++;
+    } else {
+      printf("FAIL - %s\n", tests[i].name);
+      failed++;
+    }
+  }
+  printf("%d checks; %d passed, %d failed\n", checks, passed, failed);
+  return failed != 0;
+}
