@@ -12,7 +12,7 @@ SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 PTX_SRC  := $(wildcard src/ptx/*.c)
 RT_SRC   := $(wildcard src/runtime/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
-SRC      := $(PTX_SRC) $(CLI_SRC)
+SRC      := $(PTX_SRC) $(CLI_SRC) src/runtime/rt_flags.c
 OBJ      := $(SRC:%.c=$(BUILD)/obj/%.o)
 SAN_OBJ  := $(SRC:%.c=$(BUILD)/asan/%.o)
 HDR      := $(wildcard src/*/*.h include/gsan/*.h)
@@ -52,7 +52,11 @@ $(BUILD)/bin/test_arena: $(RT_TEST_SRC) tests/runtime/test_arena.c $(HDR) tests/
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(RT_TEST_SRC) tests/runtime/test_arena.c -o $@ -lpthread
 
-check: all $(BUILD)/bin/gsan-asan $(BUILD)/bin/test_arena corpus
+$(BUILD)/bin/test_flags: src/runtime/rt_flags.c tests/runtime/test_flags.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) src/runtime/rt_flags.c tests/runtime/test_flags.c -o $@
+
+check: all $(BUILD)/bin/gsan-asan $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags corpus
 	@sh tests/run.sh $(BUILD)
 
 demo: all

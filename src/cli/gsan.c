@@ -1,5 +1,6 @@
 /* The gsan command: dispatches to its subcommands. */
 #include "cli.h"
+#include "../runtime/rt_flags.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,12 +17,21 @@ static void usage(FILE *f) {
   fprintf(f, "usage: gsan <command> [options]\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
-  fprintf(f, "\n'gsan <command> --help' describes a command. gsan %s\n", GSAN_VERSION);
+  fprintf(f, "\n'gsan <command> --help' describes a command; 'gsan help options' lists GSAN_OPTIONS.\ngsan %s\n",
+          GSAN_VERSION);
 }
 
 int main(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "help") && argc > 2) {
+    if (!strcmp(argv[2], "options")) {
+      rt_flags_help(stdout);
+      return 0;
+    }
+    fprintf(stderr, "gsan help: unknown topic '%s' (topics: options)\n", argv[2]);
     return 2;
   }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {

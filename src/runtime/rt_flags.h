@@ -1,0 +1,34 @@
+/* GSAN_OPTIONS: every option is defined once, in the table in rt_flags.c,
+ * which drives the parser and `gsan help options`. */
+#ifndef GSAN_RT_FLAGS_H
+#define GSAN_RT_FLAGS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum rt_log_format { RT_LOG_TEXT = 0, RT_LOG_JSON = 1 };
+
+typedef struct rt_flags {
+  int halt_on_error;     /* print the first device report, then exit with exitcode */
+  int exitcode;
+  char log_path[512];    /* empty: stderr; %p becomes the process id */
+  int log_format;        /* enum rt_log_format */
+  int leak_check;
+  int check_host_api;
+  int report_limit;      /* reports printed before the rest are only counted; 0 = no limit */
+  char suppressions[512];
+  int verbosity;
+  int ring_capacity;     /* device records buffered between drains, a power of two */
+  int monitor_ms;        /* how often the monitor thread drains the ring */
+} rt_flags;
+
+void rt_flags_defaults(rt_flags *f);
+/* Applies "name=value" pairs separated by ':' (or spaces, commas); on an
+ * error returns -1 with a one-line message in err, and f keeps what came
+ * before the bad pair. */
+int rt_flags_parse(rt_flags *f, const char *spec, char *err, size_t errlen);
+void rt_flags_help(FILE *out);
+/* log_path with %p replaced; "" when reports go to stderr */
+void rt_flags_log_path(const rt_flags *f, long pid, char *out, size_t n);
+
+#endif
