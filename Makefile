@@ -10,7 +10,6 @@ NPROC    := $(shell nproc 2>/dev/null || echo 2)
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 PTX_SRC  := $(wildcard src/ptx/*.c)
-RT_SRC   := $(wildcard src/runtime/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 SRC      := $(PTX_SRC) $(CLI_SRC) src/runtime/rt_flags.c
 OBJ      := $(SRC:%.c=$(BUILD)/obj/%.o)
@@ -47,7 +46,7 @@ corpus: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) -f tests/ptx/corpus.mk BUILD=$(BUILD)
 
 # the runtime's CPU tests, against a fake of the driver's VMM calls
-RT_TEST_SRC := $(RT_SRC) tests/runtime/fake_vmm.c
+RT_TEST_SRC := src/runtime/rt_arena.c tests/runtime/fake_vmm.c
 $(BUILD)/bin/test_arena: $(RT_TEST_SRC) tests/runtime/test_arena.c $(HDR) tests/runtime/fake_vmm.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(RT_TEST_SRC) tests/runtime/test_arena.c -o $@ -lpthread
@@ -56,7 +55,13 @@ $(BUILD)/bin/test_flags: src/runtime/rt_flags.c tests/runtime/test_flags.c $(HDR
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) src/runtime/rt_flags.c tests/runtime/test_flags.c -o $@
 
-check: all $(BUILD)/bin/gsan-asan $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags corpus
+REPORT_SRC := src/runtime/rt_report.c src/runtime/rt_sites.c
+$(BUILD)/bin/test_report: $(REPORT_SRC) tests/runtime/test_report.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) tests/runtime/test_report.c -o $@ -lstdc++
+
+RT_TESTS := $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report
+check: all $(BUILD)/bin/gsan-asan $(RT_TESTS) corpus
 	@sh tests/run.sh $(BUILD)
 
 demo: all

@@ -92,17 +92,27 @@ enum gsan_space {
   GSAN_SPACE_CONST = 5
 };
 
+/* What bounded the check: the runtime names the error kind from it. */
+enum gsan_root {
+  GSAN_ROOT_ARENA = 0,   /* an allocation found in the arena */
+  GSAN_ROOT_VARIABLE = 1 /* a variable: root_space and root name say which */
+};
+
 typedef struct gsan_site {
-  uint32_t func;      /* string offset: mangled function name */
-  uint32_t file;      /* string offset: source file, or 0 = unknown */
-  uint32_t line;      /* source line from .loc, 0 = unknown */
-  uint32_t ptx_line;  /* line in the instrumenter's input */
-  uint8_t kind;       /* enum gsan_access_kind */
-  uint8_t space;      /* enum gsan_space */
-  uint16_t width;     /* bytes; 0 = given by an operand at run time */
-  uint32_t col;       /* source column from .loc */
+  uint32_t func;       /* string offset: mangled function name */
+  uint32_t file;       /* string offset: source file, or 0 = unknown */
+  uint32_t line;       /* source line from .loc, 0 = unknown */
+  uint32_t ptx_line;   /* line in the instrumenter's input */
+  uint32_t col;        /* source column from .loc */
+  uint32_t root_name;  /* string offset: the variable (GSAN_ROOT_VARIABLE), else 0 */
+  uint16_t width;      /* bytes; 0 = given by an operand at run time */
+  uint8_t kind;        /* enum gsan_access_kind */
+  uint8_t space;       /* enum gsan_space of the access */
+  uint8_t root;        /* enum gsan_root */
+  uint8_t root_space;  /* enum gsan_space of the variable; GSAN_SPACE_GLOBAL for the arena */
+  uint8_t pad[2];
 } gsan_site;
 
-GSAN_STATIC_ASSERT(sizeof(gsan_site) == 24, "site layout");
+GSAN_STATIC_ASSERT(sizeof(gsan_site) == 32, "site layout");
 
 #endif

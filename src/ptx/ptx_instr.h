@@ -67,8 +67,13 @@ void ptx_eliminate(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st);
 typedef struct ptx_sites ptx_sites;
 ptx_sites *ptx_sites_new(void);
 void ptx_sites_free(ptx_sites *s);
-int ptx_sites_add(ptx_sites *s, const char *func, const char *file, int line, int col, int ptx_line, int kind,
-                  int space, int width);
+typedef struct ptx_site_desc {
+  const char *func, *file;  /* file may be NULL */
+  int line, col, ptx_line;
+  int kind, space, width;   /* enum gsan_access_kind, enum gsan_space, bytes */
+  const ptx_symbol *root;   /* the variable that bounds the check, NULL for the arena */
+} ptx_site_desc;
+int ptx_sites_add(ptx_sites *s, const ptx_site_desc *d);
 int ptx_sites_count(const ptx_sites *s);
 /* appends the .global blob holding the table to the module's text */
 char *ptx_sites_decl(ptx_arena *a, const ptx_sites *s, uint64_t module_id);

@@ -169,8 +169,9 @@ static void collect(ptx_fstate *fs) {
       c.mem[0].imm = imm;
       c.mem[0].width = ac->width;
       c.mem[0].wtok = ac->width ? NULL : wtok;
-      c.mem[0].site = ptx_sites_add(fs->sites, fs->fn.f->name, loc_file(fs, &l), l.line, l.col, s->line, ac->kind,
-                                    sp, ac->width);
+      ptx_site_desc sd = {fs->fn.f->name, loc_file(fs, &l), l.line, l.col, s->line, ac->kind, sp, ac->width,
+                          c.root.kind == ROOT_SYMBOL ? c.root.sym : NULL};
+      c.mem[0].site = ptx_sites_add(fs->sites, &sd);
       /* [symbol+imm] with a static size is decided now */
       if (c.addr_sym && !c.addr_sym->dynamic) {
         if (imm >= 0 && ac->width > 0 && (uint64_t)imm + (uint64_t)ac->width <= c.addr_sym->size) {

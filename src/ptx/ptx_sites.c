@@ -13,8 +13,8 @@ struct ptx_sites {
   int n, cap;
   char *str;        /* string table, offset 0 is "" */
   size_t slen, scap;
-  const char *last[2];  /* tiny cache: the last function and file interned */
-  uint32_t last_off[2];
+  const char *last[3];  /* tiny cache: the last function, file and variable interned */
+  uint32_t last_off[3];
 };
 
 ptx_sites *ptx_sites_new(void) {
@@ -49,21 +49,24 @@ static uint32_t intern(ptx_sites *s, const char *str, int slot) {
   return off;
 }
 
-int ptx_sites_add(ptx_sites *s, const char *func, const char *file, int line, int col, int ptx_line, int kind,
-                  int space, int width) {
+int ptx_sites_add(ptx_sites *s, const ptx_site_desc *d) {
   if (s->n == s->cap) {
     s->cap = s->cap ? s->cap * 2 : 256;
     s->v = realloc(s->v, (size_t)s->cap * sizeof *s->v);
   }
   gsan_site *e = &s->v[s->n];
-  e->func = intern(s, func, 0);
-  e->file = intern(s, file, 1);
-  e->line = (uint32_t)(line > 0 ? line : 0);
-  e->col = (uint32_t)(col > 0 ? col : 0);
-  e->ptx_line = (uint32_t)ptx_line;
-  e->kind = (uint8_t)kind;
-  e->space = (uint8_t)space;
-  e->width = (uint16_t)(width > 0 && width < 65536 ? width : 0);
+  memset(e, 0, sizeof *e);
+  e->func = intern(s, d->func, 0);
+  e->file = intern(s, d->file, 1);
+  e->root_name = d->root ? intern(s, d->root->name, 2) : 0;
+  e->line = (uint32_t)(d->line > 0 ? d->line : 0);
+  e->col = (uint32_t)(d->col > 0 ? d->col : 0);
+  e->ptx_line = (uint32_t)d->ptx_line;
+  e->kind = (uint8_t)d->kind;
+  e->space = (uint8_t)d->space;
+  e->width = (uint16_t)(d->width > 0 && d->width < 65536 ? d->width : 0);
+  e->root = d->root ? GSAN_ROOT_VARIABLE : GSAN_ROOT_ARENA;
+  e->root_space = (uint8_t)(d->root ? d->root->space : GSAN_SPACE_GLOBAL);
   return s->n++;
 }
 

@@ -1,0 +1,201 @@
+/* Report printing (rt_report.h). Text and JSON carry the same fields; the
+ * text follows AddressSanitizer's layout so that people and tools that read
+ * ASan reports read these. */
+#include "rt_report.h"
+
+#include "rt_arena.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);
+
+const char *rt_demangle(const char *name) {
+  static char *last;
+  if (!name || strncmp(name, "_Z", 2)) return name ? name : "?";
+  int status = 0;
+  char *d = __cxa_demangle(name, NULL, NULL, &status);
+  if (status != 0 || !d) return name;
+  free(last);
+  last = d;
+  return d;
+}
+
+/* ---- the one printer ---- */
+static void emit(rt_log *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(rt_log *log, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(log->out, fmt, ap);
+  va_end(ap);
+}
+
+static void json_str(rt_log *log, const char *s) {
+  if (!s) { emit(log, "null"); return; }
+  emit(log, "\"");
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') emit(log, "\\%c", c);
+    else if (c < 0x20) emit(log, "\\u%04x", c);
+    else emit(log, "%c", c);
+  }
+  emit(log, "\"");
+}
+
+static const char *access_name(int kind) {
+  switch (kind) {
+  case GSAN_ACCESS_READ: return "READ";
+  case GSAN_ACCESS_WRITE: return "WRITE";
+  case GSAN_ACCESS_ATOMIC: return "ATOMIC";
+  case GSAN_ACCESS_COPY_SRC: return "COPY-READ";
+  case GSAN_ACCESS_COPY_DST: return "COPY-WRITE";
+  case GSAN_ACCESS_BARRIER: return "BARRIER";
+  default: return "ACCESS";
+  }
+}
+
+static const char *space_word(int space) {
+  switch (space) {
+  case GSAN_SPACE_SHARED: return "shared";
+  case GSAN_SPACE_LOCAL: return "local";
+  case GSAN_SPACE_CONST: return "constant";
+  default: return "global";
+  }
+}
+
+const char *rt_classify_device(const rt_site *site, const gsan_record *rec, int slot_state) {
+  if (site && site->root == GSAN_ROOT_VARIABLE) {
+    if (site->root_space == GSAN_SPACE_SHARED) return "shared-buffer-overflow";
+    if (site->root_space == GSAN_SPACE_LOCAL) return "local-buffer-overflow";
+    return "global-buffer-overflow";
+  }
+  if (rec->size == 0) return slot_state == RT_SLOT_FREED ? "use-after-free" : "wild-pointer";
+  return "global-buffer-overflow";
+}
+
+static void text_stack(rt_log *log, const char *title, const rt_stack *st, unsigned thread) {
+  if (!st) return;
+  emit(log, "%s by host thread T%u here:\n", title, thread);
+  for (int i = 0; i < st->n; i++) emit(log, "    #%d %s\n", i, st->frame[i]);
+}
+
+static void json_stack(rt_log *log, const char *key, const rt_stack *st) {
+  emit(log, ",\"%s\":", key);
+  if (!st) { emit(log, "null"); return; }
+  emit(log, "[");
+  for (int i = 0; i < st->n; i++) {
+    if (i) emit(log, ",");
+    json_str(log, st->frame[i]);
+  }
+  emit(log, "]");
+}
+
+/* "0x.. is located 12 bytes after 4000-byte region [a,b)" and its variants */
+static void text_where(rt_log *log, uint64_t addr, const rt_region *r) {
+  uint64_t end = r->base + r->size;
+  emit(log, "0x%llx is located ", (unsigned long long)addr);
+  if (addr < r->base) emit(log, "%llu bytes before", (unsigned long long)(r->base - addr));
+  else if (addr >= end) emit(log, "%llu bytes after", (unsigned long long)(addr - end));
+  else emit(log, "%llu bytes inside", (unsigned long long)(addr - r->base));
+  if (r->name) emit(log, " %llu-byte %s variable '%s'", (unsigned long long)r->size, space_word(r->space), r->name);
+  else emit(log, " %llu-byte region", (unsigned long long)r->size);
+  emit(log, " [0x%llx,0x%llx)\n", (unsigned long long)r->base, (unsigned long long)end);
+}
+
+static void json_region(rt_log *log, const rt_region *r) {
+  emit(log, ",\"region\":{\"base\":\"0x%llx\",\"size\":%llu,\"name\":", (unsigned long long)r->base,
+       (unsigned long long)r->size);
+  json_str(log, r->name);
+  emit(log, ",\"space\":\"%s\"}", space_word(r->space));
+  json_stack(log, "allocated_by", r->allocated);
+  json_stack(log, "freed_by", r->freed);
+}
+
+static void text_header(rt_log *log, const char *kind, uint64_t addr) {
+  emit(log, "=================================================================\n");
+  emit(log, "==%ld==ERROR: GPUSanitizer: %s on address 0x%llx\n", log->pid, kind, (unsigned long long)addr);
+}
+
+void rt_report_device(rt_log *log, const rt_err_device *e) {
+  const gsan_record *r = &e->rec;
+  const rt_site *s = &e->site;
+  const char *func = rt_demangle(s->func);
+  log->reports++;
+  if (log->json) {
+    emit(log, "{\"pid\":%ld,\"kind\":", log->pid);
+    json_str(log, e->kind);
+    emit(log, ",\"address\":\"0x%llx\",\"access\":\"%s\",\"size\":%u,\"thread\":[%u,%u,%u],\"block\":[%u,%u,%u]",
+         (unsigned long long)r->addr, access_name(s->kind), s->width, r->tid[0], r->tid[1], r->tid[2], r->ctaid[0],
+         r->ctaid[1], r->ctaid[2]);
+    emit(log, ",\"function\":");
+    json_str(log, func);
+    emit(log, ",\"file\":");
+    json_str(log, s->file);
+    emit(log, ",\"line\":%u,\"column\":%u,\"ptx_line\":%u", s->line, s->col, s->ptx_line);
+    json_region(log, &e->region);
+    emit(log, "}\n");
+    fflush(log->out);
+    return;
+  }
+  text_header(log, e->kind, r->addr);
+  emit(log, "%s of size %u at 0x%llx by thread (%u,%u,%u) block (%u,%u,%u)\n", access_name(s->kind), s->width,
+       (unsigned long long)r->addr, r->tid[0], r->tid[1], r->tid[2], r->ctaid[0], r->ctaid[1], r->ctaid[2]);
+  if (s->file) emit(log, "    #0 %s at %s:%u\n", func, s->file, s->line);
+  else emit(log, "    #0 %s at PTX line %u (compile with -lineinfo for source lines)\n", func, s->ptx_line);
+  int freed = !strcmp(e->kind, "use-after-free");
+  if (!strcmp(e->kind, "wild-pointer")) {
+    emit(log, "0x%llx is in the arena but in no allocation\n", (unsigned long long)r->addr);
+  } else {
+    text_where(log, r->addr, &e->region);
+    text_stack(log, "freed", e->region.freed, e->region.thread);
+    text_stack(log, freed ? "previously allocated" : "allocated", e->region.allocated, e->region.thread);
+  }
+  if (s->file) emit(log, "SUMMARY: GPUSanitizer: %s %s:%u in %s\n", e->kind, s->file, s->line, func);
+  else emit(log, "SUMMARY: GPUSanitizer: %s in %s\n", e->kind, func);
+  fflush(log->out);
+}
+
+static void host_report(rt_log *log, const char *kind, const char *api, uint64_t addr, uint64_t len,
+                        const rt_stack *stack, const rt_region *reg) {
+  log->reports++;
+  if (log->json) {
+    emit(log, "{\"pid\":%ld,\"kind\":", log->pid);
+    json_str(log, kind);
+    emit(log, ",\"api\":");
+    json_str(log, api);
+    emit(log, ",\"address\":\"0x%llx\",\"length\":%llu", (unsigned long long)addr, (unsigned long long)len);
+    json_stack(log, "stack", stack);
+    json_region(log, reg);
+    emit(log, "}\n");
+    fflush(log->out);
+    return;
+  }
+  text_header(log, kind, addr);
+  if (len) emit(log, "%s of %llu bytes at 0x%llx\n", api, (unsigned long long)len, (unsigned long long)addr);
+  else emit(log, "%s(0x%llx)\n", api, (unsigned long long)addr);
+  text_stack(log, "called", stack, reg->thread);
+  if (reg->size || reg->allocated) {
+    uint64_t end = reg->base + reg->size;
+    if (len && addr + len > end && addr >= reg->base && addr < end)
+      emit(log, "[0x%llx,0x%llx) ends %llu bytes after %llu-byte region [0x%llx,0x%llx)\n", (unsigned long long)addr,
+           (unsigned long long)(addr + len), (unsigned long long)(addr + len - end), (unsigned long long)reg->size,
+           (unsigned long long)reg->base, (unsigned long long)end);
+    else
+      text_where(log, addr, reg);
+    text_stack(log, "freed", reg->freed, reg->thread);
+    text_stack(log, reg->freed ? "previously allocated" : "allocated", reg->allocated, reg->thread);
+  } else {
+    emit(log, "0x%llx is not the start of any device allocation\n", (unsigned long long)addr);
+  }
+  emit(log, "SUMMARY: GPUSanitizer: %s in %s\n", kind, api);
+  fflush(log->out);
+}
+
+void rt_report_free(rt_log *log, const rt_err_free *e) {
+  host_report(log, e->kind, e->api, e->addr, 0, e->stack, &e->region);
+}
+
+void rt_report_host_range(rt_log *log, const rt_err_host_range *e) {
+  host_report(log, e->kind, e->api, e->addr, e->len, e->stack, &e->region);
+}

@@ -1,0 +1,73 @@
+/* Reports, in AddressSanitizer's shape (DESIGN.md §4) or as one JSON object
+ * each. One struct per error kind, each with its own print function; every
+ * line goes through the one log printer in rt_report.c. */
+#ifndef GSAN_RT_REPORT_H
+#define GSAN_RT_REPORT_H
+
+#include "rt_sites.h"
+
+#include <gsan/abi.h>
+#include <stdio.h>
+
+typedef struct rt_log {
+  FILE *out;
+  int json;         /* GSAN_OPTIONS log_format=json */
+  long pid;
+  unsigned reports; /* printed so far */
+} rt_log;
+
+/* a host stack, already symbolised: one "function file:line" string a frame */
+typedef struct rt_stack {
+  int n;
+  const char *frame[32];
+} rt_stack;
+
+/* what the report says about the memory the access or call was bounded by */
+typedef struct rt_region {
+  uint64_t base, size;
+  const char *name;          /* a variable's name, NULL for an allocation */
+  int space;                 /* enum gsan_space */
+  const rt_stack *allocated; /* allocation site, NULL when unknown */
+  const rt_stack *freed;     /* free site, for use after free */
+  unsigned thread;           /* host thread that allocated */
+} rt_region;
+
+/* a failed device check: buffer overflows, use after free, wild pointers */
+typedef struct rt_err_device {
+  const char *kind;          /* from rt_classify_device */
+  gsan_record rec;
+  rt_site site;
+  rt_region region;
+} rt_err_device;
+
+/* A double free or a free of something that is no allocation's base. */
+typedef struct rt_err_free {
+  const char *kind;          /* "double-free", "invalid-free" */
+  const char *api;           /* cudaFree, cuMemFree, cuMemFreeAsync ... */
+  uint64_t addr;
+  const rt_stack *stack;
+  rt_region region;          /* size 0 when the pointer is no allocation at all */
+} rt_err_free;
+
+/* A host API call whose range leaves its allocation or touches a freed one. */
+typedef struct rt_err_host_range {
+  const char *kind;          /* "memcpy-param-overflow", "memset-param-overflow", "use-after-free" */
+  const char *api;
+  uint64_t addr, len;
+  const rt_stack *stack;
+  rt_region region;
+} rt_err_host_range;
+
+/* The kind of a device error, from the site (what bounded the check) and
+ * the state of the allocation the record's bounds came from. */
+const char *rt_classify_device(const rt_site *site, const gsan_record *rec, int slot_state);
+
+void rt_report_device(rt_log *log, const rt_err_device *e);
+void rt_report_free(rt_log *log, const rt_err_free *e);
+void rt_report_host_range(rt_log *log, const rt_err_host_range *e);
+
+/* "saxpy(float*, float const*, int)" from "_Z5saxpyPKfPfi"; the input when it
+ * is not a mangled name. The result lives until the next call. */
+const char *rt_demangle(const char *name);
+
+#endif
