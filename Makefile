@@ -60,7 +60,12 @@ $(BUILD)/bin/test_report: $(REPORT_SRC) tests/runtime/test_report.c $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) tests/runtime/test_report.c -o $@ -lstdc++
 
-RT_TESTS := $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report
+# the ring protocol is about concurrency: ThreadSanitizer watches it
+$(BUILD)/bin/test_ring: src/runtime/rt_ring.c tests/runtime/test_ring.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g -fsanitize=thread src/runtime/rt_ring.c tests/runtime/test_ring.c -o $@ -lpthread
+
+RT_TESTS := $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring
 check: all $(BUILD)/bin/gsan-asan $(RT_TESTS) corpus
 	@sh tests/run.sh $(BUILD)
 
