@@ -65,7 +65,13 @@ $(BUILD)/bin/test_ring: src/runtime/rt_ring.c tests/runtime/test_ring.c $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g -fsanitize=thread src/runtime/rt_ring.c tests/runtime/test_ring.c -o $@ -lpthread
 
-RT_TESTS := $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring
+FATBIN_SRC := src/runtime/rt_fatbin.c src/runtime/rt_sites.c
+$(BUILD)/bin/test_fatbin: $(FATBIN_SRC) tests/runtime/test_fatbin.c $(HDR) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(FATBIN_SRC) tests/runtime/test_fatbin.c -o $@ -lelf -lzstd
+
+RT_TESTS := $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
+            $(BUILD)/bin/test_fatbin
 check: all $(BUILD)/bin/gsan-asan $(RT_TESTS) corpus
 	@sh tests/run.sh $(BUILD)
 

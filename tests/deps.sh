@@ -2,7 +2,9 @@
 # Test dependencies: LLVM's FileCheck and lit. Installs them when run as root
 # (Debian/Ubuntu), otherwise prints the command to run.
 set -eu
-need_fc=0; need_lit=0
+need_fc=0; need_lit=0; need_dev=0
+# headers and libraries the runtime's readers link against
+[ -f /usr/include/gelf.h ] && [ -f /usr/include/zstd.h ] || need_dev=1
 ls /usr/lib/llvm-*/bin/FileCheck >/dev/null 2>&1 || command -v FileCheck >/dev/null 2>&1 || need_fc=1
 python3 -c 'import lit' >/dev/null 2>&1 || need_lit=1
 command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || {
@@ -17,6 +19,16 @@ if [ $need_fc = 1 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkg:-llvm-14-tools}" >/dev/null
   else
     echo "gsan: FileCheck is missing: run  sudo apt-get install llvm-14-tools" >&2
+    exit 1
+  fi
+fi
+if [ $need_dev = 1 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "gsan: installing libelf-dev and libzstd-dev"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libelf-dev libzstd-dev >/dev/null
+  else
+    echo "gsan: libelf and libzstd headers are missing: run  sudo apt-get install libelf-dev libzstd-dev" >&2
     exit 1
   fi
 fi
