@@ -15,8 +15,11 @@ if [ $need_fc = 1 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "gsan: installing FileCheck (llvm tools)"
     apt-get update -qq >/dev/null
-    pkg=$(apt-cache search --names-only '^llvm-[0-9]+-tools$' | sort -t- -k2 -n | tail -n 1 | cut -d' ' -f1)
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkg:-llvm-14-tools}" >/dev/null
+    # the image's own LLVM (14) first; the newest packaged one otherwise
+    pkg=llvm-14-tools
+    apt-cache show "$pkg" >/dev/null 2>&1 ||
+      pkg=$(apt-cache search --names-only '^llvm-[0-9]+-tools$' | sort -t- -k2 -n | tail -n 1 | cut -d' ' -f1)
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null
   else
     echo "gsan: FileCheck is missing: run  sudo apt-get install llvm-14-tools" >&2
     exit 1
