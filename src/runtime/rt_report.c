@@ -11,15 +11,14 @@
 
 char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);
 
-const char *rt_demangle(const char *name) {
-  static char *last;
+const char *rt_demangle(const char *name, char *buf, size_t n) {
   if (!name || strncmp(name, "_Z", 2)) return name ? name : "?";
   int status = 0;
   char *d = __cxa_demangle(name, NULL, NULL, &status);
   if (status != 0 || !d) return name;
-  free(last);
-  last = d;
-  return d;
+  snprintf(buf, n, "%s", d);
+  free(d);
+  return buf;
 }
 
 /* ---- the one printer ---- */
@@ -98,7 +97,10 @@ static void text_where(rt_log *log, uint64_t addr, const rt_region *r) {
   if (addr < r->base) emit(log, "%llu bytes before", (unsigned long long)(r->base - addr));
   else if (addr >= end) emit(log, "%llu bytes after", (unsigned long long)(addr - end));
   else emit(log, "%llu bytes inside", (unsigned long long)(addr - r->base));
-  if (r->name) emit(log, " %llu-byte %s variable '%s'", (unsigned long long)r->size, space_word(r->space), r->name);
+  char name[512];
+  if (r->name)
+    emit(log, " %llu-byte %s variable '%s'", (unsigned long long)r->size, space_word(r->space),
+         rt_demangle(r->name, name, sizeof name));
   else emit(log, " %llu-byte region", (unsigned long long)r->size);
   emit(log, " [0x%llx,0x%llx)\n", (unsigned long long)r->base, (unsigned long long)end);
 }
@@ -120,7 +122,8 @@ static void text_header(rt_log *log, const char *kind, uint64_t addr) {
 void rt_report_device(rt_log *log, const rt_err_device *e) {
   const gsan_record *r = &e->rec;
   const rt_site *s = &e->site;
-  const char *func = rt_demangle(s->func);
+  char fbuf[1024];
+  const char *func = rt_demangle(s->func, fbuf, sizeof fbuf);
   log->reports++;
   if (log->json) {
     emit(log, "{\"pid\":%ld,\"kind\":", log->pid);

@@ -66,8 +66,8 @@ void rt_report_device(rt_log *log, const rt_err_device *e);
 void rt_report_free(rt_log *log, const rt_err_free *e);
 void rt_report_host_range(rt_log *log, const rt_err_host_range *e);
 
-/* "saxpy(float*, float const*, int)" from "_Z5saxpyPKfPfi"; the input when it
- * is not a mangled name. The result lives until the next call. */
-const char *rt_demangle(const char *name);
+/* "saxpy(float*, float const*, int)" from "_Z5saxpyPKfPfi", written to buf;
+ * the input itself when it is not a mangled name. */
+const char *rt_demangle(const char *name, char *buf, size_t n);
 
 #endif
