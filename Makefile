@@ -17,7 +17,11 @@ SAN_OBJ  := $(SRC:%.c=$(BUILD)/asan/%.o)
 HDR      := $(wildcard src/*/*.h include/gsan/*.h)
 
 .PHONY: all check demo install clean deps corpus bench-ptx
-all: $(BUILD)/bin/gsan
+all: $(BUILD)/bin/gsan $(BUILD)/bin/gsan-nvcc
+
+# gsan answers to this name as `gsan nvcc` (for CMAKE_CUDA_COMPILER)
+$(BUILD)/bin/gsan-nvcc: $(BUILD)/bin/gsan
+	ln -sf gsan $@
 
 $(BUILD)/obj/%.o: %.c $(HDR)
 	@mkdir -p $(dir $@)
@@ -84,6 +88,7 @@ bench-ptx: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/gsan
 	install -m 755 $(BUILD)/bin/gsan $(DESTDIR)$(PREFIX)/bin/gsan
+	ln -sf gsan $(DESTDIR)$(PREFIX)/bin/gsan-nvcc
 	install -m 644 include/gsan/*.h $(DESTDIR)$(PREFIX)/include/gsan/
 
 clean:

@@ -11,6 +11,7 @@ static const struct {
   const char *help;
 } commands[] = {
     {"ptx", cli_ptx, "instrument a PTX file: gsan ptx IN.ptx -o OUT.ptx"},
+    {"nvcc", cli_nvcc, "nvcc with instrumented device code: gsan nvcc ARGS..."},
 };
 
 static void usage(FILE *f) {
@@ -22,6 +23,10 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+  const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+  if (!strcmp(base, "ptxas")) return cli_ptxas_wrapper(argc, argv);
+  /* one executable path for build systems: CMAKE_CUDA_COMPILER=gsan-nvcc */
+  if (!strcmp(base, "gsan-nvcc")) return cli_nvcc(argc, argv);
   if (argc < 2) {
     usage(stderr);
     return 2;
