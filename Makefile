@@ -17,7 +17,16 @@ SAN_OBJ  := $(SRC:%.c=$(BUILD)/asan/%.o)
 HDR      := $(wildcard src/*/*.h include/gsan/*.h)
 
 .PHONY: all check demo install clean deps corpus bench-ptx
-all: $(BUILD)/bin/gsan $(BUILD)/bin/gsan-nvcc
+all: $(BUILD)/bin/gsan $(BUILD)/bin/gsan-nvcc $(BUILD)/lib/libgsan.so
+
+# the runtime, preloaded by gsan run
+CUDA_HOME ?= /usr/local/cuda
+LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
+             rt_fatbin.c rt_vmm_cuda.c)
+$(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -fPIC -shared -fvisibility=default $(LIB_SRC) -o $@ \
+	  -ldl -lpthread -lelf -lzstd -lstdc++
 
 # gsan answers to this name as `gsan nvcc` (for CMAKE_CUDA_COMPILER)
 $(BUILD)/bin/gsan-nvcc: $(BUILD)/bin/gsan
@@ -86,7 +95,8 @@ bench-ptx: all
 	@sh bench/ptx_speed.sh $(BUILD)
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/gsan
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/gsan
+	install -m 755 $(BUILD)/lib/libgsan.so $(DESTDIR)$(PREFIX)/lib/libgsan.so
 	install -m 755 $(BUILD)/bin/gsan $(DESTDIR)$(PREFIX)/bin/gsan
 	ln -sf gsan $(DESTDIR)$(PREFIX)/bin/gsan-nvcc
 	install -m 644 include/gsan/*.h $(DESTDIR)$(PREFIX)/include/gsan/

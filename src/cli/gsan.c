@@ -12,6 +12,7 @@ static const struct {
 } commands[] = {
     {"ptx", cli_ptx, "instrument a PTX file: gsan ptx IN.ptx -o OUT.ptx"},
     {"nvcc", cli_nvcc, "nvcc with instrumented device code: gsan nvcc ARGS..."},
+    {"run", cli_run, "run a program under gsan: gsan run -- PROGRAM ARGS..."},
 };
 
 static void usage(FILE *f) {

@@ -1,0 +1,352 @@
+/* libgsan's state and hooks (rt_gsan.h). Set up lazily: the driver table
+ * when cudart first asks for cuGetProcAddress, the arena and the ring at the
+ * first allocation or module load (a context exists by then). Nothing here
+ * aborts the program: if gsan cannot set itself up it says so once and the
+ * program runs on the driver's own allocator. */
+#include "rt_gsan.h"
+
+#include "rt_arena.h"
+#include "rt_fatbin.h"
+#include "rt_flags.h"
+#include "rt_report.h"
+#include "rt_ring.h"
+#include "rt_vmm_cuda.h"
+
+#include <gsan/abi.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef CUresult (*get_proc_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
+
+#define MAX_TABLES 1024
+
+/* the one context: everything the hooks share */
+static struct rt_gsan {
+  pthread_mutex_t lock;
+  get_proc_fn get_proc;
+  rt_flags flags;
+  int ready, failed;
+  struct {
+    CUresult (*MemAlloc)(CUdeviceptr *, size_t);
+    CUresult (*MemFree)(CUdeviceptr);
+    CUresult (*LibraryLoadData)(CUlibrary *, const void *, CUjit_option *, void **, unsigned, CUlibraryOption *,
+                                void **, unsigned);
+    CUresult (*LibraryGetGlobal)(CUdeviceptr *, size_t *, CUlibrary, const char *);
+    CUresult (*ModuleLoadData)(CUmodule *, const void *);
+    CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, CUjit_option *, void **);
+    CUresult (*ModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
+    CUresult (*CtxSynchronize)(void);
+    CUresult (*CtxGetDevice)(CUdevice *);
+    CUresult (*DeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
+    CUresult (*MemHostRegister)(void *, size_t, unsigned);
+    CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
+    CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
+    CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  } cu;
+  rt_cuda_api vmm_api;
+  rt_vmm vmm;
+  rt_arena *arena;
+  int arch;                     /* e.g. 90 */
+  rt_ring ring;
+  CUdeviceptr ring_ctl;
+  unsigned char ctx[GSAN_CTX_BYTES];
+  rt_site_table *tables[MAX_TABLES];
+  int ntables;
+  rt_log log;
+  pthread_t monitor;
+  volatile int stop;
+} rt_gsan = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "==%ld==gsan: ", (long)getpid());
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+static void *real(const char *name) {
+  void *p = NULL;
+  CUdriverProcAddressQueryResult st;
+  if (!rt_gsan.get_proc || rt_gsan.get_proc(name, &p, 13000, 0, &st) != CUDA_SUCCESS) return NULL;
+  return p;
+}
+
+void rt_gsan_init_driver(void *get_proc) {
+  pthread_mutex_lock(&rt_gsan.lock);
+  if (!rt_gsan.get_proc) {
+    rt_gsan.get_proc = (get_proc_fn)get_proc;
+    rt_flags_defaults(&rt_gsan.flags);
+    char err[256];
+    if (rt_flags_parse(&rt_gsan.flags, getenv("GSAN_OPTIONS"), err, sizeof err) < 0) say("%s", err);
+    rt_gsan.log.out = stderr;
+    char path[600];
+    rt_flags_log_path(&rt_gsan.flags, (long)getpid(), path, sizeof path);
+    if (path[0] && !(rt_gsan.log.out = fopen(path, "a"))) {
+      say("cannot open log_path '%s'; reports go to stderr", path);
+      rt_gsan.log.out = stderr;
+    }
+    rt_gsan.log.json = rt_gsan.flags.log_format == RT_LOG_JSON;
+    rt_gsan.log.pid = (long)getpid();
+#define GET(field, name) *(void **)&rt_gsan.cu.field = real(name)
+    GET(MemAlloc, "cuMemAlloc");
+    GET(MemFree, "cuMemFree");
+    GET(LibraryLoadData, "cuLibraryLoadData");
+    GET(LibraryGetGlobal, "cuLibraryGetGlobal");
+    GET(ModuleLoadData, "cuModuleLoadData");
+    GET(ModuleLoadDataEx, "cuModuleLoadDataEx");
+    GET(ModuleGetGlobal, "cuModuleGetGlobal");
+    GET(CtxSynchronize, "cuCtxSynchronize");
+    GET(CtxGetDevice, "cuCtxGetDevice");
+    GET(DeviceGetAttribute, "cuDeviceGetAttribute");
+    GET(MemHostRegister, "cuMemHostRegister");
+    GET(MemHostGetDevicePointer, "cuMemHostGetDevicePointer");
+    GET(MemsetD8, "cuMemsetD8");
+    GET(MemcpyHtoD, "cuMemcpyHtoD");
+    *(void **)&rt_gsan.vmm_api.MemAddressReserve = real("cuMemAddressReserve");
+    *(void **)&rt_gsan.vmm_api.MemAddressFree = real("cuMemAddressFree");
+    *(void **)&rt_gsan.vmm_api.MemCreate = real("cuMemCreate");
+    *(void **)&rt_gsan.vmm_api.MemRelease = real("cuMemRelease");
+    *(void **)&rt_gsan.vmm_api.MemMap = real("cuMemMap");
+    *(void **)&rt_gsan.vmm_api.MemUnmap = real("cuMemUnmap");
+    *(void **)&rt_gsan.vmm_api.MemSetAccess = real("cuMemSetAccess");
+    *(void **)&rt_gsan.vmm_api.MemcpyHtoD = real("cuMemcpyHtoD");
+    *(void **)&rt_gsan.vmm_api.MemGetAllocationGranularity = real("cuMemGetAllocationGranularity");
+#undef GET
+    if (rt_gsan.flags.verbosity) say("interposed cuGetProcAddress");
+  }
+  pthread_mutex_unlock(&rt_gsan.lock);
+}
+
+/* ---- reports from the device ---- */
+static const rt_site_table *table_for(uint64_t module) {
+  for (int i = 0; i < rt_gsan.ntables; i++)
+    if (rt_sites_module(rt_gsan.tables[i]) == module) return rt_gsan.tables[i];
+  return NULL;
+}
+
+static void sink(void *arg, const gsan_record *rec) {
+  (void)arg;
+  const rt_site_table *t = table_for(rec->module_id);
+  rt_site s;
+  memset(&s, 0, sizeof s);
+  if (!t || rt_sites_get(t, rec->site, &s) < 0) {
+    s.func = "?";
+    s.kind = 0;
+  }
+  rt_region reg = {rec->base, rec->size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
+  rt_alloc_info info;
+  int state = RT_SLOT_LIVE;
+  if (s.root == GSAN_ROOT_VARIABLE) {
+    reg.name = s.root_name;
+    reg.space = s.root_space;
+  } else if (rt_gsan.arena && rt_arena_find(rt_gsan.arena, rec->base, &info) == RT_OK) {
+    state = info.state;
+    reg.base = info.base;
+    reg.size = info.size;
+  }
+  if (rt_gsan.flags.report_limit && rt_gsan.log.reports >= (unsigned)rt_gsan.flags.report_limit) return;
+  rt_err_device e = {rt_classify_device(&s, rec, state), *rec, s, reg};
+  rt_report_device(&rt_gsan.log, &e);
+}
+
+static void drain(int final) {
+  if (!rt_gsan.ring.mem) return;
+  pthread_mutex_lock(&rt_gsan.lock);
+  rt_ring_drain(&rt_gsan.ring, final, sink, NULL);
+  pthread_mutex_unlock(&rt_gsan.lock);
+}
+
+static void *monitor(void *arg) {
+  (void)arg;
+  struct timespec ts = {0, (long)rt_gsan.flags.monitor_ms * 1000000L};
+  while (!rt_gsan.stop) {
+    nanosleep(&ts, NULL);
+    drain(0);
+  }
+  return NULL;
+}
+
+/* at exit: stop the monitor, take what the device wrote (a trapped kernel
+ * may have left holes), and exit with exitcode if anything was reported */
+static void at_exit(void) {
+  if (!rt_gsan.ready) return;
+  rt_gsan.stop = 1;
+  pthread_join(rt_gsan.monitor, NULL);
+  drain(1);
+  if (rt_gsan.log.out != stderr) fclose(rt_gsan.log.out);
+  if (rt_gsan.log.reports) _exit(rt_gsan.flags.exitcode);
+}
+
+/* The arena and the ring for the current context's device; 0 when usable. */
+static int ensure_ready(void) {
+  if (rt_gsan.ready) return 0;
+  if (rt_gsan.failed) return -1;
+  pthread_mutex_lock(&rt_gsan.lock);
+  if (rt_gsan.ready || rt_gsan.failed) goto out;
+  CUdevice dev;
+  int major = 0, minor = 0;
+  if (rt_gsan.cu.CtxGetDevice(&dev) != CUDA_SUCCESS) goto out; /* no context yet: try later */
+  rt_gsan.cu.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+  rt_gsan.cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+  rt_gsan.arch = major * 10 + minor;
+  int err = rt_vmm_cuda(&rt_gsan.vmm, &rt_gsan.vmm_api, (int)dev);
+  rt_arena_params p = rt_arena_default_params((int)dev);
+  rt_status st = err ? RT_VMM_ERROR : rt_arena_create(&rt_gsan.vmm, &p, &rt_gsan.arena);
+  if (st != RT_OK) {
+    say("cannot set up the arena (%s); device memory is not checked", rt_status_name(st));
+    rt_gsan.failed = 1;
+    goto out;
+  }
+  /* the ring in plain host memory registered with the driver: it outlives
+   * the context, so the last records can be read at exit */
+  uint32_t cap = (uint32_t)rt_gsan.flags.ring_capacity;
+  size_t bytes = (rt_ring_bytes(cap) + 4095) & ~(size_t)4095;
+  void *mem = NULL;
+  CUdeviceptr dring;
+  if (posix_memalign(&mem, 4096, bytes) == 0) memset(mem, 0, bytes);
+  else mem = NULL;
+  if (!mem || rt_gsan.cu.MemHostRegister(mem, bytes, CU_MEMHOSTREGISTER_DEVICEMAP) != CUDA_SUCCESS ||
+      rt_gsan.cu.MemHostGetDevicePointer(&dring, mem, 0) != CUDA_SUCCESS ||
+      rt_gsan.cu.MemAlloc(&rt_gsan.ring_ctl, 8) != CUDA_SUCCESS || rt_gsan.cu.MemsetD8(rt_gsan.ring_ctl, 0, 8)) {
+    say("cannot set up the report ring; device errors are not reported");
+    rt_gsan.failed = 1;
+    goto out;
+  }
+  rt_ring_init(&rt_gsan.ring, mem, cap);
+  rt_arena_ctx(rt_gsan.arena, rt_gsan.ctx);
+  memcpy(rt_gsan.ctx + GSAN_CTX_RING, &dring, 8);
+  memcpy(rt_gsan.ctx + GSAN_CTX_RING_CTL, &rt_gsan.ring_ctl, 8);
+  rt_gsan.ready = 1;
+  atexit(at_exit);
+  pthread_create(&rt_gsan.monitor, NULL, monitor, NULL);
+  if (rt_gsan.flags.verbosity) say("arena and ring ready for sm_%d", rt_gsan.arch);
+out:
+  pthread_mutex_unlock(&rt_gsan.lock);
+  return rt_gsan.ready ? 0 : -1;
+}
+
+/* ---- modules: fill __gsan_ctx, keep the site tables ---- */
+static void keep_tables(const void *image) {
+  const void *fat;
+  size_t len;
+  int kind = rt_image_kind(image, &fat, &len);
+  rt_site_table *found[16];
+  int n = 0;
+  const char *why;
+  if (kind == RT_IMAGE_FATBIN) {
+    rt_fatbin_entry e[64];
+    int ne = rt_fatbin_entries(fat, len, e, 64, &why);
+    for (int i = 0; i < ne && i < 64; i++) {
+      if (e[i].kind != RT_ENTRY_ELF || (int)e[i].arch != rt_gsan.arch) continue;
+      size_t elen;
+      unsigned char *elf = rt_fatbin_payload(&e[i], &elen, &why);
+      if (!elf) continue;
+      int k = rt_elf_site_tables(elf, elen, found + n, 16 - n, &why);
+      if (k > 0) n += k;
+      free(elf);
+    }
+  }
+  pthread_mutex_lock(&rt_gsan.lock);
+  for (int i = 0; i < n; i++) {
+    if (rt_gsan.ntables < MAX_TABLES && !table_for(rt_sites_module(found[i]))) rt_gsan.tables[rt_gsan.ntables++] = found[i];
+    else rt_sites_free(found[i]);
+  }
+  pthread_mutex_unlock(&rt_gsan.lock);
+}
+
+static void fill_ctx(CUdeviceptr g, size_t bytes) {
+  if (bytes == GSAN_CTX_BYTES) rt_gsan.cu.MemcpyHtoD(g, rt_gsan.ctx, GSAN_CTX_BYTES);
+}
+
+static CUresult w_LibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jo, void **jv, unsigned nj,
+                                  CUlibraryOption *lo, void **lv, unsigned nl) {
+  CUresult r = rt_gsan.cu.LibraryLoadData(lib, code, jo, jv, nj, lo, lv, nl);
+  if (r != CUDA_SUCCESS || ensure_ready() < 0) return r;
+  CUdeviceptr g;
+  size_t bytes;
+  if (rt_gsan.cu.LibraryGetGlobal(&g, &bytes, *lib, GSAN_CTX_SYMBOL) == CUDA_SUCCESS) {
+    fill_ctx(g, bytes);
+    keep_tables(code);
+  }
+  return r;
+}
+
+static void module_loaded(CUmodule m, const void *image) {
+  if (ensure_ready() < 0) return;
+  CUdeviceptr g;
+  size_t bytes;
+  if (rt_gsan.cu.ModuleGetGlobal(&g, &bytes, m, GSAN_CTX_SYMBOL) == CUDA_SUCCESS) {
+    fill_ctx(g, bytes);
+    keep_tables(image);
+  }
+}
+
+static CUresult w_ModuleLoadData(CUmodule *m, const void *image) {
+  CUresult r = rt_gsan.cu.ModuleLoadData(m, image);
+  if (r == CUDA_SUCCESS) module_loaded(*m, image);
+  return r;
+}
+
+static CUresult w_ModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, CUjit_option *o, void **v) {
+  CUresult r = rt_gsan.cu.ModuleLoadDataEx(m, image, n, o, v);
+  if (r == CUDA_SUCCESS) module_loaded(*m, image);
+  return r;
+}
+
+/* ---- allocation ---- */
+static CUresult w_MemAlloc(CUdeviceptr *dptr, size_t size) {
+  if (!dptr || size == 0 || ensure_ready() < 0) return rt_gsan.cu.MemAlloc(dptr, size);
+  uint64_t p;
+  rt_status st = rt_arena_alloc(rt_gsan.arena, size, &p);
+  if (st == RT_OK) {
+    *dptr = p;
+    return CUDA_SUCCESS;
+  }
+  return st == RT_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_UNKNOWN;
+}
+
+static CUresult w_MemFree(CUdeviceptr ptr) {
+  rt_alloc_info info;
+  if (!rt_gsan.ready || rt_arena_find(rt_gsan.arena, ptr, &info) == RT_NOT_OURS) return rt_gsan.cu.MemFree(ptr);
+  /* cudaFree waits for the device; so does this, before memory goes away */
+  rt_gsan.cu.CtxSynchronize();
+  drain(0);
+  rt_status st = rt_arena_free(rt_gsan.arena, ptr, &info);
+  if (st == RT_OK) return CUDA_SUCCESS;
+  rt_region reg = {info.base, info.state == RT_SLOT_NEVER ? 0 : info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
+  rt_err_free e = {st == RT_DOUBLE_FREE ? "double-free" : "invalid-free", "cuMemFree", ptr, NULL, reg};
+  pthread_mutex_lock(&rt_gsan.lock);
+  rt_report_free(&rt_gsan.log, &e);
+  pthread_mutex_unlock(&rt_gsan.lock);
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+static CUresult w_CtxSynchronize(void) {
+  CUresult r = rt_gsan.cu.CtxSynchronize();
+  drain(r != CUDA_SUCCESS);
+  return r;
+}
+
+void *rt_hook_for(const char *name, cuuint64_t flags, void *real_fn) {
+  (void)flags;
+  (void)real_fn;
+  static const struct { const char *name; void *mine; } hooks[] = {
+      {"cuMemAlloc", (void *)w_MemAlloc},
+      {"cuMemFree", (void *)w_MemFree},
+      {"cuLibraryLoadData", (void *)w_LibraryLoadData},
+      {"cuModuleLoadData", (void *)w_ModuleLoadData},
+      {"cuModuleLoadDataEx", (void *)w_ModuleLoadDataEx},
+      {"cuCtxSynchronize", (void *)w_CtxSynchronize},
+  };
+  for (size_t i = 0; i < sizeof hooks / sizeof hooks[0]; i++)
+    if (!strcmp(name, hooks[i].name)) return hooks[i].mine;
+  return NULL;
+}

@@ -1,0 +1,18 @@
+// One element past a cudaMalloc'd array, written by the last thread.
+// EXIT: 1
+// CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
+// CHECK: WRITE of size 4 at {{.*}} by thread
+// CHECK: #0 fill(float*, int) at {{.*}}heap_overflow.cu:10
+// CHECK: is located 0 bytes after 4000-byte region
+#include <cstdio>
+__global__ void fill(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) a[i] = 1.0f;  // bug: i == n is past the end
+}
+int main() {
+  float *a;
+  cudaMalloc(&a, 1000 * sizeof(float));
+  fill<<<4, 256>>>(a, 1000);
+  printf("kernel: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+  return 0;
+}

@@ -1,0 +1,23 @@
+// A kernel reads a buffer that was freed before the launch.
+// EXIT: 1
+// CHECK: ERROR: GPUSanitizer: use-after-free on address
+// CHECK: READ of size 4
+// CHECK: #0 sum(float const*, float*, int) at {{.*}}use_after_free.cu:11
+#include <cstdio>
+__global__ void sum(const float *a, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v;
+    v = a[i];
+    atomicAdd(out, v);
+  }
+}
+int main() {
+  float *a, *out;
+  cudaMalloc(&a, 1024 * sizeof(float));
+  cudaMalloc(&out, sizeof(float));
+  cudaFree(a);
+  sum<<<4, 256>>>(a, out, 1024);  // bug: a is gone
+  printf("kernel: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+  return 0;
+}
