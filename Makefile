@@ -16,17 +16,23 @@ OBJ      := $(SRC:%.c=$(BUILD)/obj/%.o)
 SAN_OBJ  := $(SRC:%.c=$(BUILD)/asan/%.o)
 HDR      := $(wildcard src/*/*.h include/gsan/*.h)
 
-.PHONY: all check demo install clean deps corpus bench-ptx
+.PHONY: all check demo install clean deps deps-build corpus bench-ptx
 all: $(BUILD)/bin/gsan $(BUILD)/bin/gsan-nvcc $(BUILD)/lib/libgsan.so
 
-# the runtime, preloaded by gsan run
+# the runtime, preloaded by gsan run. DEPS_DIR (include/, lib/) stands in for
+# libelf-dev and libzstd-dev on machines that cannot install packages.
 CUDA_HOME ?= /usr/local/cuda
+DEPS_DIR  ?=
+ifneq ($(DEPS_DIR),)
+DEP_INC   := -I$(DEPS_DIR)/include
+DEP_LIB   := -L$(abspath $(DEPS_DIR))/lib -Wl,-rpath,$(abspath $(DEPS_DIR))/lib
+endif
 LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
              rt_fatbin.c rt_vmm_cuda.c)
-$(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps
+$(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps-build
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -fPIC -shared -fvisibility=default $(LIB_SRC) -o $@ \
-	  -ldl -lpthread -lelf -lzstd -lstdc++
+	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -I$(CUDA_HOME)/include $(CFLAGS) -fPIC -shared $(LIB_SRC) -o $@ \
+	  $(DEP_LIB) -ldl -lpthread -lelf -lzstd -lstdc++
 
 # gsan answers to this name as `gsan nvcc` (for CMAKE_CUDA_COMPILER)
 $(BUILD)/bin/gsan-nvcc: $(BUILD)/bin/gsan
@@ -52,7 +58,9 @@ $(BUILD)/bin/gsan-asan: $(SAN_OBJ)
 # Test dependencies: FileCheck (LLVM) and lit. Installed when run as root,
 # otherwise the command is printed.
 deps:
-	@sh tests/deps.sh
+	@sh tests/deps.sh test
+deps-build:
+	@sh tests/deps.sh build
 
 # The PTX corpus: every kernel in tests/ptx/kernels compiled by nvcc.
 corpus: deps
@@ -79,9 +87,9 @@ $(BUILD)/bin/test_ring: src/runtime/rt_ring.c tests/runtime/test_ring.c $(HDR)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g -fsanitize=thread src/runtime/rt_ring.c tests/runtime/test_ring.c -o $@ -lpthread
 
 FATBIN_SRC := src/runtime/rt_fatbin.c src/runtime/rt_sites.c
-$(BUILD)/bin/test_fatbin: $(FATBIN_SRC) tests/runtime/test_fatbin.c $(HDR) | deps
+$(BUILD)/bin/test_fatbin: $(FATBIN_SRC) tests/runtime/test_fatbin.c $(HDR) | deps-build
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(FATBIN_SRC) tests/runtime/test_fatbin.c -o $@ -lelf -lzstd
+	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -O1 -g $(SAN) $(FATBIN_SRC) tests/runtime/test_fatbin.c -o $@ $(DEP_LIB) -lelf -lzstd
 
 RT_TESTS := $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
             $(BUILD)/bin/test_fatbin
