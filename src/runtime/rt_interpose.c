@@ -21,6 +21,12 @@ static CUresult gsan_cuGetProcAddress(const char *symbol, void **pfn, int versio
                                       CUdriverProcAddressQueryResult *status) {
   CUresult r = real_get_proc(symbol, pfn, version, flags, status);
   if (r != CUDA_SUCCESS || !pfn || !*pfn) return r;
+  /* cudart fetches cuGetProcAddress through cuGetProcAddress: hand out this
+   * wrapper again, or every later lookup would bypass gsan */
+  if (!strncmp(symbol, "cuGetProcAddress", 16)) {
+    *pfn = (void *)gsan_cuGetProcAddress;
+    return r;
+  }
   void *mine = rt_hook_for(symbol, flags, *pfn);
   if (mine) *pfn = mine;
   return r;
