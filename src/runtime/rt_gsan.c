@@ -182,7 +182,10 @@ static void at_exit(void) {
   pthread_join(rt_gsan.monitor, NULL);
   drain(1);
   if (rt_gsan.log.out != stderr) fclose(rt_gsan.log.out);
-  if (rt_gsan.log.reports) _exit(rt_gsan.flags.exitcode);
+  if (rt_gsan.log.reports) {
+    fflush(NULL); /* the program's own output first: _exit skips stdio */
+    _exit(rt_gsan.flags.exitcode);
+  }
 }
 
 /* The arena and the ring for the current context's device; 0 when usable. */

@@ -3,7 +3,7 @@
 // EXIT: 1
 // CHECK: ERROR: GPUSanitizer: shared-buffer-overflow on address
 // CHECK: WRITE of size 4
-// CHECK: #0 tiles(float*, int) at {{.*}}shared_overflow.cu:13
+// CHECK: #0 tiles(float*, int) at {{.*}}shared_overflow.cu:14
 // CHECK: 256-byte shared variable 'tiles(float*, int)::A'
 #include <cstdio>
 __global__ void tiles(float *out, int k) {
