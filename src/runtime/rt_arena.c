@@ -410,6 +410,23 @@ rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info) {
   return st;
 }
 
+void rt_arena_foreach_live(rt_arena *a, void (*fn)(void *arg, const rt_alloc_info *info), void *arg) {
+  for (unsigned k = 0; k < a->ninit; k++) {
+    rt_class *c = &a->cls[k];
+    pthread_mutex_lock(&c->lock);
+    for (uint64_t pg = 0; pg < c->slots.npages; pg++) {
+      slot_meta *m = c->slots.pages[pg];
+      for (uint64_t i = 0; m && i < SPARSE_PAGE; i++)
+        if (m[i].state == RT_SLOT_LIVE) {
+          rt_alloc_info info;
+          fill_info(a, k, pg * SPARSE_PAGE + i, &m[i], &info);
+          fn(arg, &info);
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+  }
+}
+
 void rt_arena_ctx(const rt_arena *a, unsigned char ctx[GSAN_CTX_BYTES]) {
   uint64_t v64[3] = {a->base, a->size, a->tables};
   uint32_t v32[4] = {a->p.region_shift, a->p.min_shift, a->table_shift, GSAN_ABI_VERSION};

@@ -63,6 +63,9 @@ rt_status rt_arena_find(rt_arena *a, uint64_t ptr, rt_alloc_info *info);
 /* 1 if [ptr, ptr+len) lies inside one live allocation */
 int rt_arena_range_ok(rt_arena *a, uint64_t ptr, uint64_t len);
 
+/* Calls fn for every live allocation (for the leak check at exit). */
+void rt_arena_foreach_live(rt_arena *a, void (*fn)(void *arg, const rt_alloc_info *info), void *arg);
+
 /* The __gsan_ctx fields the arena owns, as the 64-byte blob of abi.h (the
  * ring fields are left for the caller). */
 void rt_arena_ctx(const rt_arena *a, unsigned char ctx[64]);

@@ -176,11 +176,27 @@ static void *monitor(void *arg) {
 
 /* at exit: stop the monitor, take what the device wrote (a trapped kernel
  * may have left holes), and exit with exitcode if anything was reported */
+#define LEAKS_LISTED 32
+typedef struct leak_list { rt_leak l[LEAKS_LISTED]; unsigned n; uint64_t count, bytes; } leak_list;
+
+static void note_leak(void *arg, const rt_alloc_info *info) {
+  leak_list *ll = arg;
+  if (ll->n < LEAKS_LISTED) ll->l[ll->n++] = (rt_leak){info->base, info->size, NULL};
+  ll->count++;
+  ll->bytes += info->size;
+}
+
 static void at_exit(void) {
   if (!rt_gsan.ready) return;
   rt_gsan.stop = 1;
   pthread_join(rt_gsan.monitor, NULL);
   drain(1);
+  if (rt_gsan.flags.leak_check) {
+    static leak_list ll;
+    rt_arena_foreach_live(rt_gsan.arena, note_leak, &ll);
+    rt_err_leaks e = {ll.l, ll.n, ll.count, ll.bytes};
+    rt_report_leaks(&rt_gsan.log, &e);
+  }
   if (rt_gsan.log.out != stderr) fclose(rt_gsan.log.out);
   if (rt_gsan.log.reports) {
     fflush(NULL); /* the program's own output first: _exit skips stdio */
@@ -338,18 +354,123 @@ static CUresult w_CtxSynchronize(void) {
   return r;
 }
 
+/* ---- host API checks: the ranges a copy or set touches, before it runs ---- */
+static int range_bad(const char *api, const char *kind, uint64_t addr, uint64_t len) {
+  if (!rt_gsan.ready || !rt_gsan.flags.check_host_api || len == 0) return 0;
+  rt_alloc_info info;
+  if (rt_arena_find(rt_gsan.arena, addr, &info) != RT_OK) return 0; /* not arena memory */
+  const char *k = NULL;
+  uint64_t off = addr - info.base;
+  if (info.state == RT_SLOT_FREED) k = "use-after-free";
+  else if (info.state != RT_SLOT_LIVE || off > info.size || len > info.size - off) k = kind;
+  if (!k) return 0;
+  rt_region reg = {info.base, info.state == RT_SLOT_NEVER ? 0 : info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
+  rt_err_host_range e = {k, api, addr, len, NULL, reg};
+  pthread_mutex_lock(&rt_gsan.lock);
+  rt_report_host_range(&rt_gsan.log, &e);
+  pthread_mutex_unlock(&rt_gsan.lock);
+  return 1;
+}
+
+#define CPY "memcpy-param-overflow"
+#define SET "memset-param-overflow"
+/* the driver's functions, per variant: [0] legacy stream, [1] per-thread stream */
+static struct {
+  CUresult (*Memcpy[2])(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*MemcpyAsync[2])(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*HtoD[2])(CUdeviceptr, const void *, size_t);
+  CUresult (*HtoDAsync[2])(CUdeviceptr, const void *, size_t, CUstream);
+  CUresult (*DtoH[2])(void *, CUdeviceptr, size_t);
+  CUresult (*DtoHAsync[2])(void *, CUdeviceptr, size_t, CUstream);
+  CUresult (*DtoD[2])(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*DtoDAsync[2])(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*SetD8[2])(CUdeviceptr, unsigned char, size_t);
+  CUresult (*SetD8Async[2])(CUdeviceptr, unsigned char, size_t, CUstream);
+  CUresult (*SetD16[2])(CUdeviceptr, unsigned short, size_t);
+  CUresult (*SetD32[2])(CUdeviceptr, unsigned int, size_t);
+} copy;
+
+/* a refused call returns what the driver returns for a bad pointer */
+#define REFUSE(cond) \
+  if (cond) return CUDA_ERROR_INVALID_VALUE
+#define COPY_WRAPPERS(V)                                                                                          \
+  static CUresult w_Memcpy##V(CUdeviceptr d, CUdeviceptr s, size_t n) {                                           \
+    REFUSE(range_bad("cuMemcpy", CPY, d, n) || range_bad("cuMemcpy", CPY, s, n));                                 \
+    return copy.Memcpy[V](d, s, n);                                                                               \
+  }                                                                                                               \
+  static CUresult w_MemcpyAsync##V(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {                         \
+    REFUSE(range_bad("cuMemcpyAsync", CPY, d, n) || range_bad("cuMemcpyAsync", CPY, s, n));                       \
+    return copy.MemcpyAsync[V](d, s, n, st);                                                                      \
+  }                                                                                                               \
+  static CUresult w_HtoD##V(CUdeviceptr d, const void *h, size_t n) {                                             \
+    REFUSE(range_bad("cuMemcpyHtoD", CPY, d, n));                                                                 \
+    return copy.HtoD[V](d, h, n);                                                                                 \
+  }                                                                                                               \
+  static CUresult w_HtoDAsync##V(CUdeviceptr d, const void *h, size_t n, CUstream st) {                           \
+    REFUSE(range_bad("cuMemcpyHtoDAsync", CPY, d, n));                                                            \
+    return copy.HtoDAsync[V](d, h, n, st);                                                                        \
+  }                                                                                                               \
+  static CUresult w_DtoH##V(void *h, CUdeviceptr s, size_t n) {                                                   \
+    REFUSE(range_bad("cuMemcpyDtoH", CPY, s, n));                                                                 \
+    return copy.DtoH[V](h, s, n);                                                                                 \
+  }                                                                                                               \
+  static CUresult w_DtoHAsync##V(void *h, CUdeviceptr s, size_t n, CUstream st) {                                 \
+    REFUSE(range_bad("cuMemcpyDtoHAsync", CPY, s, n));                                                            \
+    return copy.DtoHAsync[V](h, s, n, st);                                                                        \
+  }                                                                                                               \
+  static CUresult w_DtoD##V(CUdeviceptr d, CUdeviceptr s, size_t n) {                                             \
+    REFUSE(range_bad("cuMemcpyDtoD", CPY, d, n) || range_bad("cuMemcpyDtoD", CPY, s, n));                         \
+    return copy.DtoD[V](d, s, n);                                                                                 \
+  }                                                                                                               \
+  static CUresult w_DtoDAsync##V(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {                           \
+    REFUSE(range_bad("cuMemcpyDtoDAsync", CPY, d, n) || range_bad("cuMemcpyDtoDAsync", CPY, s, n));               \
+    return copy.DtoDAsync[V](d, s, n, st);                                                                        \
+  }                                                                                                               \
+  static CUresult w_SetD8##V(CUdeviceptr d, unsigned char v, size_t n) {                                          \
+    REFUSE(range_bad("cuMemsetD8", SET, d, n));                                                                   \
+    return copy.SetD8[V](d, v, n);                                                                                \
+  }                                                                                                               \
+  static CUresult w_SetD8Async##V(CUdeviceptr d, unsigned char v, size_t n, CUstream st) {                        \
+    REFUSE(range_bad("cuMemsetD8Async", SET, d, n));                                                              \
+    return copy.SetD8Async[V](d, v, n, st);                                                                       \
+  }                                                                                                               \
+  static CUresult w_SetD16##V(CUdeviceptr d, unsigned short v, size_t n) {                                        \
+    REFUSE(range_bad("cuMemsetD16", SET, d, n * 2));                                                              \
+    return copy.SetD16[V](d, v, n);                                                                               \
+  }                                                                                                               \
+  static CUresult w_SetD32##V(CUdeviceptr d, unsigned int v, size_t n) {                                          \
+    REFUSE(range_bad("cuMemsetD32", SET, d, n * 4));                                                              \
+    return copy.SetD32[V](d, v, n);                                                                               \
+  }
+COPY_WRAPPERS(0)
+COPY_WRAPPERS(1)
+
 void *rt_hook_for(const char *name, cuuint64_t flags, void *real_fn) {
-  (void)flags;
-  (void)real_fn;
-  static const struct { const char *name; void *mine; } hooks[] = {
-      {"cuMemAlloc", (void *)w_MemAlloc},
-      {"cuMemFree", (void *)w_MemFree},
-      {"cuLibraryLoadData", (void *)w_LibraryLoadData},
-      {"cuModuleLoadData", (void *)w_ModuleLoadData},
-      {"cuModuleLoadDataEx", (void *)w_ModuleLoadDataEx},
-      {"cuCtxSynchronize", (void *)w_CtxSynchronize},
+  /* per-thread-default-stream variants are other driver functions: each
+   * variant keeps its own, and gets its own wrapper */
+  int v = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) ? 1 : 0;
+  static const struct {
+    const char *name;
+    void *mine[2];
+    void **real; /* NULL: the hook uses the function fetched at start-up */
+  } hooks[] = {
+      {"cuMemAlloc", {(void *)w_MemAlloc, (void *)w_MemAlloc}, NULL},
+      {"cuMemFree", {(void *)w_MemFree, (void *)w_MemFree}, NULL},
+      {"cuLibraryLoadData", {(void *)w_LibraryLoadData, (void *)w_LibraryLoadData}, NULL},
+      {"cuModuleLoadData", {(void *)w_ModuleLoadData, (void *)w_ModuleLoadData}, NULL},
+      {"cuModuleLoadDataEx", {(void *)w_ModuleLoadDataEx, (void *)w_ModuleLoadDataEx}, NULL},
+      {"cuCtxSynchronize", {(void *)w_CtxSynchronize, (void *)w_CtxSynchronize}, NULL},
+#define H(n, f) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)copy.f}
+      H("cuMemcpy", Memcpy), H("cuMemcpyAsync", MemcpyAsync), H("cuMemcpyHtoD", HtoD),
+      H("cuMemcpyHtoDAsync", HtoDAsync), H("cuMemcpyDtoH", DtoH), H("cuMemcpyDtoHAsync", DtoHAsync),
+      H("cuMemcpyDtoD", DtoD), H("cuMemcpyDtoDAsync", DtoDAsync), H("cuMemsetD8", SetD8),
+      H("cuMemsetD8Async", SetD8Async), H("cuMemsetD16", SetD16), H("cuMemsetD32", SetD32),
+#undef H
   };
   for (size_t i = 0; i < sizeof hooks / sizeof hooks[0]; i++)
-    if (!strcmp(name, hooks[i].name)) return hooks[i].mine;
+    if (!strcmp(name, hooks[i].name)) {
+      if (hooks[i].real) hooks[i].real[v] = real_fn;
+      return hooks[i].mine[v];
+    }
   return NULL;
 }

@@ -202,3 +202,32 @@ void rt_report_free(rt_log *log, const rt_err_free *e) {
 void rt_report_host_range(rt_log *log, const rt_err_host_range *e) {
   host_report(log, e->kind, e->api, e->addr, e->len, e->stack, &e->region);
 }
+
+void rt_report_leaks(rt_log *log, const rt_err_leaks *e) {
+  if (!e->count) return;
+  log->reports++;
+  if (log->json) {
+    emit(log, "{\"pid\":%ld,\"kind\":\"leak\",\"count\":%llu,\"bytes\":%llu,\"allocations\":[", log->pid,
+         (unsigned long long)e->count, (unsigned long long)e->bytes);
+    for (unsigned i = 0; i < e->n; i++) {
+      emit(log, "%s{\"address\":\"0x%llx\",\"size\":%llu", i ? "," : "", (unsigned long long)e->leaks[i].addr,
+           (unsigned long long)e->leaks[i].size);
+      json_stack(log, "allocated_by", e->leaks[i].allocated);
+      emit(log, "}");
+    }
+    emit(log, "]}\n");
+    fflush(log->out);
+    return;
+  }
+  emit(log, "=================================================================\n");
+  emit(log, "==%ld==ERROR: GPUSanitizer: detected device memory leaks\n", log->pid);
+  for (unsigned i = 0; i < e->n; i++) {
+    emit(log, "\nLeak of %llu byte(s) at 0x%llx\n", (unsigned long long)e->leaks[i].size,
+         (unsigned long long)e->leaks[i].addr);
+    text_stack(log, "allocated", e->leaks[i].allocated, 0);
+  }
+  if (e->n < e->count) emit(log, "\n(%llu more not listed)\n", (unsigned long long)(e->count - e->n));
+  emit(log, "\nSUMMARY: GPUSanitizer: %llu byte(s) leaked in %llu allocation(s).\n", (unsigned long long)e->bytes,
+       (unsigned long long)e->count);
+  fflush(log->out);
+}

@@ -58,6 +58,14 @@ typedef struct rt_err_host_range {
   rt_region region;
 } rt_err_host_range;
 
+/* Device allocations still live at exit. */
+typedef struct rt_leak { uint64_t addr, size; const rt_stack *allocated; } rt_leak;
+typedef struct rt_err_leaks {
+  const rt_leak *leaks;
+  unsigned n;          /* listed */
+  uint64_t count, bytes; /* in all */
+} rt_err_leaks;
+
 /* The kind of a device error, from the site (what bounded the check) and
  * the state of the allocation the record's bounds came from. */
 const char *rt_classify_device(const rt_site *site, const gsan_record *rec, int slot_state);
@@ -65,6 +73,7 @@ const char *rt_classify_device(const rt_site *site, const gsan_record *rec, int 
 void rt_report_device(rt_log *log, const rt_err_device *e);
 void rt_report_free(rt_log *log, const rt_err_free *e);
 void rt_report_host_range(rt_log *log, const rt_err_host_range *e);
+void rt_report_leaks(rt_log *log, const rt_err_leaks *e);
 
 /* "saxpy(float*, float const*, int)" from "_Z5saxpyPKfPfi", written to buf;
  * the input itself when it is not a mangled name. */

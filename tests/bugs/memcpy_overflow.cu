@@ -1,0 +1,16 @@
+// cudaMemcpy of 4 bytes more than the destination holds: refused before it
+// runs, reported, and the call returns an error.
+// EXIT: 1
+// CHECK: ERROR: GPUSanitizer: memcpy-param-overflow on address
+// CHECK: ends 4 bytes after 4000-byte region
+// CHECK: copy: invalid argument
+#include <cstdio>
+int main() {
+  static float h[1001];
+  float *d;
+  cudaMalloc(&d, 1000 * sizeof(float));
+  cudaError_t e = cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);  // bug: 4004 bytes
+  printf("copy: %s\n", cudaGetErrorString(e));
+  cudaFree(d);
+  return 0;
+}
