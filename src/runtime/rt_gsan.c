@@ -190,8 +190,11 @@ static void at_exit(void) {
   if (!rt_gsan.ready) return;
   rt_gsan.stop = 1;
   pthread_join(rt_gsan.monitor, NULL);
+  fflush(stdout); /* the program's own output before gsan's last words */
   drain(1);
-  if (rt_gsan.flags.leak_check) {
+  /* like LeakSanitizer: leaks matter only in a run with no other error (a
+   * program stopped by one rarely gets to free its memory) */
+  if (rt_gsan.flags.leak_check && !rt_gsan.log.reports) {
     static leak_list ll;
     rt_arena_foreach_live(rt_gsan.arena, note_leak, &ll);
     rt_err_leaks e = {ll.l, ll.n, ll.count, ll.bytes};
