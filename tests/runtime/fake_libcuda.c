@@ -1,0 +1,142 @@
+/* A stand-in for libcuda.so.1 for the CPU tests of libgsan's interposition:
+ * it serves cuGetProcAddress_v2 the way the driver does, with the calls gsan
+ * uses. Device memory is the fake VMM's (fake_vmm.c); cuMemAlloc hands out
+ * host memory. The per-thread-stream variant of cuMemcpyHtoD is a separate
+ * function that counts its calls, so a test can see which one gsan forwards
+ * to. Built as build/lib/fake/libcuda.so.1. */
+#include "fake_vmm.h"
+
+#include <cuda.h>
+#include <stdlib.h>
+#include <string.h>
+
+static fake_vmm *vmm;
+static rt_vmm ops;
+int fake_ptsz_calls, fake_legacy_calls; /* read by the test through dlsym */
+
+static CUresult ok(void) { return CUDA_SUCCESS; }
+static CUresult f_Init(unsigned flags) {
+  (void)flags;
+  if (!vmm) {
+    vmm = fake_vmm_new(2u << 20);
+    ops = fake_vmm_ops(vmm);
+  }
+  return CUDA_SUCCESS;
+}
+static CUresult f_CtxGetDevice(CUdevice *d) { *d = 0; return CUDA_SUCCESS; }
+static CUresult f_DeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
+  (void)d;
+  *v = a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
+  return CUDA_SUCCESS;
+}
+static CUresult f_MemAlloc(CUdeviceptr *p, size_t n) {
+  if (!n) return CUDA_ERROR_INVALID_VALUE;
+  *p = (CUdeviceptr)calloc(1, n);
+  return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+static CUresult f_MemFree(CUdeviceptr p) { free((void *)p); return CUDA_SUCCESS; }
+static CUresult f_MemAddressReserve(CUdeviceptr *p, size_t n, size_t al, CUdeviceptr hint, unsigned long long fl) {
+  (void)fl;
+  uint64_t out;
+  int r = ops.reserve(ops.ctx, n, al, hint, &out);
+  *p = out;
+  return (CUresult)r;
+}
+static CUresult f_MemAddressFree(CUdeviceptr p, size_t n) { return (CUresult)ops.unreserve(ops.ctx, p, n); }
+static CUresult f_MemCreate(CUmemGenericAllocationHandle *h, size_t n, const CUmemAllocationProp *pr, unsigned long long f) {
+  (void)f;
+  uint64_t out;
+  int r = ops.create(ops.ctx, n, pr->location.id, &out);
+  *h = out;
+  return (CUresult)r;
+}
+static CUresult f_MemRelease(CUmemGenericAllocationHandle h) { return (CUresult)ops.release(ops.ctx, h); }
+static CUresult f_MemMap(CUdeviceptr p, size_t n, size_t off, CUmemGenericAllocationHandle h, unsigned long long f) {
+  (void)off;
+  (void)f;
+  return (CUresult)ops.map(ops.ctx, p, n, h, 0);
+}
+static CUresult f_MemUnmap(CUdeviceptr p, size_t n) { return (CUresult)ops.unmap(ops.ctx, p, n); }
+static CUresult f_MemSetAccess(CUdeviceptr p, size_t n, const CUmemAccessDesc *d, size_t c) {
+  (void)p; (void)n; (void)d; (void)c;
+  return CUDA_SUCCESS;
+}
+static CUresult f_MemGetAllocationGranularity(size_t *g, const CUmemAllocationProp *p, CUmemAllocationGranularity_flags f) {
+  (void)p; (void)f;
+  *g = 2u << 20;
+  return CUDA_SUCCESS;
+}
+/* copies into fake device memory land in the fake VMM; anything else is host memory */
+static CUresult copy_in(CUdeviceptr d, const void *h, size_t n) {
+  if (fake_vmm_is_mapped(vmm, d)) return (CUresult)ops.write(ops.ctx, d, h, n);
+  memcpy((void *)d, h, n);
+  return CUDA_SUCCESS;
+}
+static CUresult f_MemcpyHtoD(CUdeviceptr d, const void *h, size_t n) {
+  fake_legacy_calls++;
+  return copy_in(d, h, n);
+}
+static CUresult f_MemcpyHtoD_ptsz(CUdeviceptr d, const void *h, size_t n) {
+  fake_ptsz_calls++;
+  return copy_in(d, h, n);
+}
+static CUresult f_MemcpyDtoH(void *h, CUdeviceptr d, size_t n) {
+  if (!fake_vmm_is_mapped(vmm, d)) memcpy(h, (void *)d, n);
+  return CUDA_SUCCESS;
+}
+static CUresult f_MemsetD8(CUdeviceptr d, unsigned char v, size_t n) {
+  if (!fake_vmm_is_mapped(vmm, d)) memset((void *)d, v, n);
+  return CUDA_SUCCESS;
+}
+static CUresult f_MemHostRegister(void *p, size_t n, unsigned f) { (void)p; (void)n; (void)f; return CUDA_SUCCESS; }
+static CUresult f_MemHostGetDevicePointer(CUdeviceptr *d, void *h, unsigned f) {
+  (void)f;
+  *d = (CUdeviceptr)h;
+  return CUDA_SUCCESS;
+}
+static CUresult not_found(void) { return CUDA_ERROR_NOT_FOUND; }
+
+CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint64_t flags,
+                             CUdriverProcAddressQueryResult *status) {
+  (void)version;
+  static const struct { const char *name; void *fn; } table[] = {
+      {"cuGetProcAddress", (void *)cuGetProcAddress_v2},
+      {"cuInit", (void *)f_Init},
+      {"cuCtxGetDevice", (void *)f_CtxGetDevice},
+      {"cuDeviceGetAttribute", (void *)f_DeviceGetAttribute},
+      {"cuCtxSynchronize", (void *)ok},
+      {"cuMemAlloc", (void *)f_MemAlloc},
+      {"cuMemFree", (void *)f_MemFree},
+      {"cuMemAddressReserve", (void *)f_MemAddressReserve},
+      {"cuMemAddressFree", (void *)f_MemAddressFree},
+      {"cuMemCreate", (void *)f_MemCreate},
+      {"cuMemRelease", (void *)f_MemRelease},
+      {"cuMemMap", (void *)f_MemMap},
+      {"cuMemUnmap", (void *)f_MemUnmap},
+      {"cuMemSetAccess", (void *)f_MemSetAccess},
+      {"cuMemGetAllocationGranularity", (void *)f_MemGetAllocationGranularity},
+      {"cuMemcpyHtoD", (void *)f_MemcpyHtoD},
+      {"cuMemcpyDtoH", (void *)f_MemcpyDtoH},
+      {"cuMemsetD8", (void *)f_MemsetD8},
+      {"cuMemHostRegister", (void *)f_MemHostRegister},
+      {"cuMemHostGetDevicePointer", (void *)f_MemHostGetDevicePointer},
+      {"cuLibraryLoadData", (void *)not_found},
+      {"cuLibraryGetGlobal", (void *)not_found},
+      {"cuModuleLoadData", (void *)not_found},
+      {"cuModuleLoadDataEx", (void *)not_found},
+      {"cuModuleGetGlobal", (void *)not_found},
+  };
+  if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+  if ((flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) && !strcmp(symbol, "cuMemcpyHtoD")) {
+    *pfn = (void *)f_MemcpyHtoD_ptsz;
+    return CUDA_SUCCESS;
+  }
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (!strcmp(symbol, table[i].name)) {
+      *pfn = table[i].fn;
+      return CUDA_SUCCESS;
+    }
+  *pfn = NULL;
+  if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  return CUDA_ERROR_NOT_FOUND;
+}

@@ -1,0 +1,66 @@
+/* Talks to libcuda the way cudart does — dlopen, dlsym("cuGetProcAddress_v2"),
+ * cuGetProcAddress fetched through itself, every other entry point through
+ * that — against the fake driver (fake_libcuda.c), to be run under gsan run.
+ * Usage: test_interpose errors|leak|clean */
+#include <cuda.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef CUresult (*gpa_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
+static gpa_fn gpa;
+
+static void *get(const char *name, cuuint64_t flags) {
+  void *p = NULL;
+  CUdriverProcAddressQueryResult st;
+  if (gpa(name, &p, 13000, flags, &st) != CUDA_SUCCESS) printf("no %s\n", name);
+  return p;
+}
+
+int main(int argc, char **argv) {
+  const char *sc = argc > 1 ? argv[1] : "errors";
+  void *h = dlopen("libcuda.so.1", RTLD_NOW);
+  if (!h) { printf("no libcuda: %s\n", dlerror()); return 2; }
+  gpa_fn first = (gpa_fn)dlsym(h, "cuGetProcAddress_v2");
+  void *real_first = dlsym(RTLD_DEFAULT, "cuGetProcAddress_v2");
+  printf("dlsym gave %s cuGetProcAddress\n", first && first != real_first ? "gsan's" : "the driver's");
+  gpa = first;
+  gpa = (gpa_fn)get("cuGetProcAddress", 0); /* as cudart does */
+  printf("cuGetProcAddress through itself: %s\n", gpa == first ? "gsan's again" : "BYPASSED");
+  CUresult (*Init)(unsigned) = get("cuInit", 0);
+  CUresult (*Alloc)(CUdeviceptr *, size_t) = get("cuMemAlloc", 0);
+  CUresult (*Free)(CUdeviceptr) = get("cuMemFree", 0);
+  CUresult (*HtoD)(CUdeviceptr, const void *, size_t) = get("cuMemcpyHtoD", 0);
+  CUresult (*HtoD_ptsz)(CUdeviceptr, const void *, size_t) = get("cuMemcpyHtoD", CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM);
+  CUresult (*SetD8)(CUdeviceptr, unsigned char, size_t) = get("cuMemsetD8", 0);
+  Init(0);
+  CUdeviceptr a = 0, b = 0;
+  static char buf[8192];
+  CUresult r = Alloc(&a, 4000);
+  printf("cuMemAlloc(4000): %d, in the arena: %s\n", r, a >= 0x100000000000ull && a < 0x200000000000ull ? "yes" : "no");
+  printf("cuMemAlloc(0): %d (the driver's CUDA_ERROR_INVALID_VALUE is 1)\n", Alloc(&b, 0));
+  int *ptsz = dlsym(h, "fake_ptsz_calls"), *legacy = dlsym(h, "fake_legacy_calls");
+  /* gsan writes slot tables through the legacy copy too: count each call's own */
+  int p0 = *ptsz, l0 = *legacy;
+  r = HtoD(a, buf, 4000);
+  printf("cuMemcpyHtoD of 4000: %d\n", r);
+  int legacy_went_legacy = *legacy == l0 + 1 && *ptsz == p0;
+  p0 = *ptsz;
+  l0 = *legacy;
+  r = HtoD_ptsz(a, buf, 4000);
+  printf("each stream variant forwarded to its own function: %s\n",
+         legacy_went_legacy && *ptsz == p0 + 1 && *legacy == l0 ? "yes" : "NO");
+  if (!strcmp(sc, "errors")) {
+    printf("cuMemcpyHtoD of 4004: %d\n", HtoD(a, buf, 4004));
+    printf("cuMemsetD8 of 4001: %d\n", SetD8(a, 0, 4001));
+    printf("first free: %d\n", Free(a));
+    printf("second free: %d\n", Free(a));
+    printf("copy into freed memory: %d\n", HtoD(a, buf, 16));
+  } else if (!strcmp(sc, "leak")) {
+    Alloc(&b, 1024); /* a and b stay allocated */
+    printf("leaving two allocations\n");
+  } else {
+    printf("free: %d\n", Free(a));
+  }
+  return 0;
+}
