@@ -1,6 +1,6 @@
 #!/bin/sh
-# Dependencies. `deps.sh build`: what libgsan compiles against (libelf and
-# libzstd headers, or a prepared DEPS_DIR with include/ and lib/ for machines
+# Dependencies. `deps.sh build`: what libgsan compiles against (libelf, libdw
+# and libzstd headers, or a prepared DEPS_DIR with include/ and lib/ for machines
 # that cannot install packages). `deps.sh test`: that, and the CUDA toolkit,
 # LLVM's FileCheck and lit. What is missing is installed when run as root
 # (Debian/Ubuntu), otherwise the command to run is printed.
@@ -22,12 +22,12 @@ apt_install() { # package... ; a one-line reason on failure
 
 # build: libelf and libzstd headers
 if [ -n "${DEPS_DIR:-}" ]; then
-  [ -f "$DEPS_DIR/include/gelf.h" ] && [ -f "$DEPS_DIR/include/zstd.h" ] || {
-    echo "gsan: DEPS_DIR=$DEPS_DIR has no include/gelf.h and include/zstd.h" >&2
+  [ -f "$DEPS_DIR/include/gelf.h" ] && [ -f "$DEPS_DIR/include/zstd.h" ] && [ -f "$DEPS_DIR/include/elfutils/libdwfl.h" ] || {
+    echo "gsan: DEPS_DIR=$DEPS_DIR has no include/gelf.h, include/zstd.h and include/elfutils/libdwfl.h" >&2
     exit 1
   }
-elif ! { [ -f /usr/include/gelf.h ] && [ -f /usr/include/zstd.h ]; }; then
-  apt_install libelf-dev libzstd-dev
+elif ! { [ -f /usr/include/gelf.h ] && [ -f /usr/include/zstd.h ] && [ -f /usr/include/elfutils/libdwfl.h ]; }; then
+  apt_install libelf-dev libdw-dev libzstd-dev
 fi
 [ "$what" = build ] && exit 0
 

@@ -6,6 +6,7 @@
 #include "rt_gsan.h"
 
 #include "rt_arena.h"
+#include "rt_depot.h"
 #include "rt_fatbin.h"
 #include "rt_flags.h"
 #include "rt_report.h"
@@ -70,6 +71,34 @@ static void say(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
+}
+
+/* the host stacks a report shows: where the region was allocated and freed,
+ * and the call being reported (symbolised now: reports are rare) */
+typedef struct stacks {
+  rt_stack alloc, freed, call;
+  char buf[3][4096];
+} stacks;
+
+static void region_stacks(uint64_t base, int freed, rt_region *reg, stacks *s) {
+  uint32_t a, f;
+  rt_depot_lookup(base, &a, &f);
+  const rt_trace *ta = rt_depot_get(a), *tf = rt_depot_get(f);
+  if (ta) {
+    rt_trace_symbolize(ta, &s->alloc, s->buf[0], sizeof s->buf[0]);
+    reg->allocated = &s->alloc;
+  }
+  if (tf && freed) {
+    rt_trace_symbolize(tf, &s->freed, s->buf[1], sizeof s->buf[1]);
+    reg->freed = &s->freed;
+  }
+}
+
+static const rt_stack *call_stack(stacks *s) {
+  rt_trace t;
+  rt_trace_capture(&t);
+  rt_trace_symbolize(&t, &s->call, s->buf[2], sizeof s->buf[2]);
+  return &s->call;
 }
 
 static void *real(const char *name) {
@@ -153,6 +182,8 @@ static void sink(void *arg, const gsan_record *rec) {
     reg.size = info.size;
   }
   if (rt_gsan.flags.report_limit && rt_gsan.log.reports >= (unsigned)rt_gsan.flags.report_limit) return;
+  static stacks st; /* the sink runs under rt_gsan.lock */
+  if (s.root != GSAN_ROOT_VARIABLE && state != RT_SLOT_NEVER) region_stacks(reg.base, state == RT_SLOT_FREED, &reg, &st);
   rt_err_device e = {rt_classify_device(&s, rec, state), *rec, s, reg};
   rt_report_device(&rt_gsan.log, &e);
 }
@@ -181,7 +212,16 @@ typedef struct leak_list { rt_leak l[LEAKS_LISTED]; unsigned n; uint64_t count, 
 
 static void note_leak(void *arg, const rt_alloc_info *info) {
   leak_list *ll = arg;
-  if (ll->n < LEAKS_LISTED) ll->l[ll->n++] = (rt_leak){info->base, info->size, NULL};
+  static rt_stack st[LEAKS_LISTED];
+  static char buf[LEAKS_LISTED][2048];
+  if (ll->n < LEAKS_LISTED) {
+    uint32_t a, f;
+    rt_depot_lookup(info->base, &a, &f);
+    const rt_trace *t = rt_depot_get(a);
+    if (t) rt_trace_symbolize(t, &st[ll->n], buf[ll->n], sizeof buf[ll->n]);
+    ll->l[ll->n] = (rt_leak){info->base, info->size, t ? &st[ll->n] : NULL};
+    ll->n++;
+  }
   ll->count++;
   ll->bytes += info->size;
 }
@@ -329,6 +369,9 @@ static CUresult w_MemAlloc(CUdeviceptr *dptr, size_t size) {
   uint64_t p;
   rt_status st = rt_arena_alloc(rt_gsan.arena, size, &p);
   if (st == RT_OK) {
+    rt_trace t;
+    rt_trace_capture(&t);
+    rt_depot_note_alloc(p, rt_depot_put(&t));
     *dptr = p;
     return CUDA_SUCCESS;
   }
@@ -342,10 +385,17 @@ static CUresult w_MemFree(CUdeviceptr ptr) {
   rt_gsan.cu.CtxSynchronize();
   drain(0);
   rt_status st = rt_arena_free(rt_gsan.arena, ptr, &info);
-  if (st == RT_OK) return CUDA_SUCCESS;
+  if (st == RT_OK) {
+    rt_trace t;
+    rt_trace_capture(&t);
+    rt_depot_note_free(ptr, rt_depot_put(&t));
+    return CUDA_SUCCESS;
+  }
   rt_region reg = {info.base, info.state == RT_SLOT_NEVER ? 0 : info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
-  rt_err_free e = {st == RT_DOUBLE_FREE ? "double-free" : "invalid-free", "cuMemFree", ptr, NULL, reg};
   pthread_mutex_lock(&rt_gsan.lock);
+  static stacks sk;
+  if (info.state != RT_SLOT_NEVER) region_stacks(info.base, info.state == RT_SLOT_FREED, &reg, &sk);
+  rt_err_free e = {st == RT_DOUBLE_FREE ? "double-free" : "invalid-free", "cuMemFree", ptr, call_stack(&sk), reg};
   rt_report_free(&rt_gsan.log, &e);
   pthread_mutex_unlock(&rt_gsan.lock);
   return CUDA_ERROR_INVALID_VALUE;
@@ -368,8 +418,10 @@ static int range_bad(const char *api, const char *kind, uint64_t addr, uint64_t 
   else if (info.state != RT_SLOT_LIVE || off > info.size || len > info.size - off) k = kind;
   if (!k) return 0;
   rt_region reg = {info.base, info.state == RT_SLOT_NEVER ? 0 : info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
-  rt_err_host_range e = {k, api, addr, len, NULL, reg};
   pthread_mutex_lock(&rt_gsan.lock);
+  static stacks sk;
+  if (info.state != RT_SLOT_NEVER) region_stacks(info.base, info.state == RT_SLOT_FREED, &reg, &sk);
+  rt_err_host_range e = {k, api, addr, len, call_stack(&sk), reg};
   rt_report_host_range(&rt_gsan.log, &e);
   pthread_mutex_unlock(&rt_gsan.lock);
   return 1;

@@ -3,6 +3,10 @@
 // CHECK: ERROR: GPUSanitizer: use-after-free on address
 // CHECK: READ of size 4
 // CHECK: #0 sum(float const*, float*, int) at {{.*}}use_after_free.cu:11
+// CHECK: freed by host thread T0 here:
+// CHECK-NEXT: #0 cudaFree
+// CHECK: main {{.*}}use_after_free.cu:21
+// CHECK: previously allocated by host thread T0 here:
 #include <cstdio>
 __global__ void sum(const float *a, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

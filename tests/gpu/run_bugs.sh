@@ -1,6 +1,6 @@
 #!/bin/sh
 # The bug programs in tests/bugs under gsan run, on a GPU: each is built with
-# gsan nvcc and run; its output must contain its CHECK lines in order (and
+# gsan nvcc -g (host line numbers in the stacks) and run; its output must contain its CHECK lines in order (and
 # none of its CHECK-NOT lines), and it must exit with its EXIT status.
 # Prints a table; logs under ${OUT:-build/gpu}.
 set -u
@@ -16,7 +16,7 @@ fails=0 total=0
 for src in tests/bugs/*.cu; do
   name=$(basename "$src" .cu)
   total=$((total + 1))
-  build/bin/gsan nvcc -arch=sm_90 -o $W/$name "$src" >$W/$name.build 2>&1 || { echo "$name: build failed"; cat $W/$name.build; }
+  build/bin/gsan nvcc -g -arch=sm_90 -o $W/$name "$src" >$W/$name.build 2>&1 || { echo "$name: build failed"; cat $W/$name.build; }
   build/bin/gsan run -- $W/$name >$W/$name.out 2>&1
   rc=$?
   verdict=$(python3 tests/gpu/match_checks.py "$src" $W/$name.out $rc)

@@ -1,0 +1,81 @@
+/* Host backtraces (rt_stack.h): glibc's backtrace() to capture, libdwfl to
+ * symbolise — the program's own DWARF gives function, file and line. */
+#include "rt_stack.h"
+
+#include <dlfcn.h>
+#include <elfutils/libdwfl.h>
+#include <execinfo.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int inside_gsan(void *pc) {
+  /* gsan's own frames: anything in the object that holds this function */
+  static Dl_info self;
+  static int have;
+  if (!have) have = dladdr((void *)rt_trace_capture, &self) ? 1 : -1;
+  Dl_info d;
+  return have > 0 && dladdr(pc, &d) && d.dli_fbase == self.dli_fbase;
+}
+
+void rt_trace_capture(rt_trace *t) {
+  void *pc[RT_STACK_DEPTH + 8];
+  int n = backtrace(pc, RT_STACK_DEPTH + 8), k = 0;
+  t->n = 0;
+  while (k < n && inside_gsan(pc[k])) k++;
+  for (; k < n && t->n < RT_STACK_DEPTH; k++) t->pc[t->n++] = pc[k];
+}
+
+static Dwfl *session(void) {
+  static Dwfl *dwfl;
+  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  pthread_mutex_lock(&lock);
+  if (!dwfl) {
+    static char *debuginfo_path;
+    static const Dwfl_Callbacks cb = {.find_elf = dwfl_linux_proc_find_elf,
+                                      .find_debuginfo = dwfl_standard_find_debuginfo,
+                                      .debuginfo_path = &debuginfo_path};
+    dwfl = dwfl_begin(&cb);
+    if (dwfl && (dwfl_linux_proc_report(dwfl, getpid()) != 0 || dwfl_report_end(dwfl, NULL, NULL) != 0)) {
+      dwfl_end(dwfl);
+      dwfl = NULL;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return dwfl;
+}
+
+void rt_trace_symbolize(const rt_trace *t, rt_stack *out, char *buf, size_t buflen) {
+  Dwfl *dwfl = session();
+  size_t used = 0;
+  out->n = 0;
+  int started = 0;
+  for (int i = 0; i < t->n && out->n < 32 && used + 1 < buflen; i++) {
+    /* a return address points after the call: look up the call itself */
+    Dwarf_Addr pc = (Dwarf_Addr)(uintptr_t)t->pc[i] - (i > 0 ? 1 : 0);
+    Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
+    const char *fn = m ? dwfl_module_addrname(m, pc) : NULL;
+    const char *file = NULL;
+    int line = 0;
+    Dwfl_Line *l = m ? dwfl_module_getsrc(m, pc) : NULL;
+    if (l) file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+    /* the CUDA runtime's internals say nothing to the reader: the stack
+     * starts at the first named frame outside them (cudaMalloc, or the
+     * program's own call of cuMemAlloc) */
+    int internal = !fn || !strncmp(fn, "__cudart", 8) || !strncmp(fn, "_ZN6cudart", 10) || !strncmp(fn, "cudart", 6);
+    if (!started && internal && i + 1 < t->n) continue;
+    started = 1;
+    char dbuf[512];
+    fn = fn ? rt_demangle(fn, dbuf, sizeof dbuf) : NULL;
+    char *s = buf + used;
+    int w;
+    if (fn && file) w = snprintf(s, buflen - used, "%s %s:%d", fn, file, line);
+    else if (fn) w = snprintf(s, buflen - used, "%s", fn);
+    else w = snprintf(s, buflen - used, "%p", t->pc[i]);
+    if (w < 0 || (size_t)w >= buflen - used) break;
+    out->frame[out->n++] = s;
+    used += (size_t)w + 1;
+    if (fn && !strcmp(fn, "main")) break; /* what runs before main is noise */
+  }
+}
