@@ -2,11 +2,11 @@
 // EXIT: 1
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: WRITE of size 4 at {{.*}} by thread
-// CHECK: #0 fill(float*, int) at {{.*}}heap_overflow.cu:10
+// CHECK: #0 fill(float*, int) at {{.*}}heap_overflow.cu:13
 // CHECK: is located 0 bytes after 4000-byte region
 // CHECK: allocated by host thread T0 here:
 // CHECK-NEXT: #0 cudaMalloc
-// CHECK: main {{.*}}heap_overflow.cu:14
+// CHECK: main {{.*}}heap_overflow.cu:17
 #include <cstdio>
 __global__ void fill(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -2,10 +2,10 @@
 // EXIT: 1
 // CHECK: ERROR: GPUSanitizer: use-after-free on address
 // CHECK: READ of size 4
-// CHECK: #0 sum(float const*, float*, int) at {{.*}}use_after_free.cu:11
+// CHECK: #0 sum(float const*, float*, int) at {{.*}}use_after_free.cu:15
 // CHECK: freed by host thread T0 here:
 // CHECK-NEXT: #0 cudaFree
-// CHECK: main {{.*}}use_after_free.cu:21
+// CHECK: main {{.*}}use_after_free.cu:23
 // CHECK: previously allocated by host thread T0 here:
 #include <cstdio>
 __global__ void sum(const float *a, float *out, int n) {
