@@ -63,7 +63,8 @@ void rt_trace_symbolize(const rt_trace *t, rt_stack *out, char *buf, size_t bufl
     /* the CUDA runtime's internals say nothing to the reader: the stack
      * starts at the first named frame outside them (cudaMalloc, or the
      * program's own call of cuMemAlloc) */
-    int internal = !fn || !strncmp(fn, "__cudart", 8) || !strncmp(fn, "_ZN6cudart", 10) || !strncmp(fn, "cudart", 6);
+    int internal = !fn || !strncmp(fn, "__cudart", 8) || !strncmp(fn, "_ZN6cudart", 10) || !strncmp(fn, "cudart", 6) ||
+                   !strncmp(fn, "libcudart_static_", 17);
     if (!started && internal && i + 1 < t->n) continue;
     started = 1;
     char dbuf[512];
