@@ -1,8 +1,8 @@
 #!/bin/sh
 # make demo: instruments a bundled example and shows, side by side, each
 # access and the check gsan put before it. On a machine with an NVIDIA GPU it
-# then runs the GPU check (tests/gpu/ptx_check.sh): instrumented kernels give
-# the same results, and a planted out-of-bounds write reaches the failure stub.
+# then builds a buggy program with gsan nvcc and runs it under gsan run, which
+# prints the report.
 set -eu
 BUILD=${1:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,11 +38,15 @@ echo
 cat "$OUT/stats.txt"
 echo
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then
-  echo "== A GPU is here: running the instrumented kernels on it (tests/gpu/ptx_check.sh)"
-  sh tests/gpu/ptx_check.sh
+  echo "== A GPU is here: a real bug, built with gsan nvcc and run under gsan run"
+  echo "   (tests/bugs/heap_overflow.cu: the last thread writes one element past a cudaMalloc'd array)"
+  echo
+  "$BUILD/bin/gsan" nvcc -g -arch=native -o "$OUT/heap_overflow" tests/bugs/heap_overflow.cu
+  "$BUILD/bin/gsan" run -- "$OUT/heap_overflow" || echo "(exit status $?: gsan reported errors)"
 else
-  echo "No GPU on this machine. On one, 'make demo' also runs tests/gpu/ptx_check.sh: the same kernels"
-  echo "plain and instrumented give identical results, and planted bugs (global, shared, local,"
-  echo "use-after-free) reach the failure stub, which records the access in the ring buffer."
-  echo "The last run on an H100 is in docs/results/ptx-gpu.md."
+  echo "No GPU on this machine. On one, 'make demo' builds tests/bugs/heap_overflow.cu with gsan nvcc and"
+  echo "runs it under gsan run: the report names the kind (global-buffer-overflow), the access (WRITE of"
+  echo "size 4), the thread and block, the kernel and its source line, the allocation it overflowed and"
+  echo "where the host allocated it. Runs on an H100 are in docs/results/bugs-gpu.md (and, for the"
+  echo "instrumenter alone, docs/results/ptx-gpu.md)."
 fi
