@@ -95,12 +95,16 @@ $(BUILD)/bin/test_fatbin: $(FATBIN_SRC) tests/runtime/test_fatbin.c $(HDR) | dep
 # talks to it as cudart does, run under gsan run
 $(BUILD)/lib/fake/libcuda.so.1: tests/runtime/fake_libcuda.c tests/runtime/fake_vmm.c tests/runtime/fake_vmm.h
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g -fPIC -shared tests/runtime/fake_libcuda.c tests/runtime/fake_vmm.c -o $@ -lpthread
+	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g -fPIC -shared -Wl,-Bsymbolic tests/runtime/fake_libcuda.c tests/runtime/fake_vmm.c -o $@ -lpthread
 $(BUILD)/bin/test_interpose: tests/runtime/test_interpose.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl
 
-RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
+$(BUILD)/bin/test_lcuda: tests/runtime/test_lcuda.c $(BUILD)/lib/fake/libcuda.so.1
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -L$(BUILD)/lib/fake -l:libcuda.so.1
+
+RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
             $(BUILD)/bin/test_fatbin
 check: all $(BUILD)/bin/gsan-asan $(RT_TESTS) corpus
 	@sh tests/run.sh $(BUILD)

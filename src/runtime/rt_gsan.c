@@ -101,7 +101,7 @@ static const rt_stack *call_stack(stacks *s) {
   return &s->call;
 }
 
-static void *real(const char *name) {
+void *rt_gsan_real(const char *name) {
   void *p = NULL;
   CUdriverProcAddressQueryResult st;
   if (!rt_gsan.get_proc || rt_gsan.get_proc(name, &p, 13000, 0, &st) != CUDA_SUCCESS) return NULL;
@@ -124,7 +124,7 @@ void rt_gsan_init_driver(void *get_proc) {
     }
     rt_gsan.log.json = rt_gsan.flags.log_format == RT_LOG_JSON;
     rt_gsan.log.pid = (long)getpid();
-#define GET(field, name) *(void **)&rt_gsan.cu.field = real(name)
+#define GET(field, name) *(void **)&rt_gsan.cu.field = rt_gsan_real(name)
     GET(MemAlloc, "cuMemAlloc");
     GET(MemFree, "cuMemFree");
     GET(LibraryLoadData, "cuLibraryLoadData");
@@ -139,15 +139,15 @@ void rt_gsan_init_driver(void *get_proc) {
     GET(MemHostGetDevicePointer, "cuMemHostGetDevicePointer");
     GET(MemsetD8, "cuMemsetD8");
     GET(MemcpyHtoD, "cuMemcpyHtoD");
-    *(void **)&rt_gsan.vmm_api.MemAddressReserve = real("cuMemAddressReserve");
-    *(void **)&rt_gsan.vmm_api.MemAddressFree = real("cuMemAddressFree");
-    *(void **)&rt_gsan.vmm_api.MemCreate = real("cuMemCreate");
-    *(void **)&rt_gsan.vmm_api.MemRelease = real("cuMemRelease");
-    *(void **)&rt_gsan.vmm_api.MemMap = real("cuMemMap");
-    *(void **)&rt_gsan.vmm_api.MemUnmap = real("cuMemUnmap");
-    *(void **)&rt_gsan.vmm_api.MemSetAccess = real("cuMemSetAccess");
-    *(void **)&rt_gsan.vmm_api.MemcpyHtoD = real("cuMemcpyHtoD");
-    *(void **)&rt_gsan.vmm_api.MemGetAllocationGranularity = real("cuMemGetAllocationGranularity");
+    *(void **)&rt_gsan.vmm_api.MemAddressReserve = rt_gsan_real("cuMemAddressReserve");
+    *(void **)&rt_gsan.vmm_api.MemAddressFree = rt_gsan_real("cuMemAddressFree");
+    *(void **)&rt_gsan.vmm_api.MemCreate = rt_gsan_real("cuMemCreate");
+    *(void **)&rt_gsan.vmm_api.MemRelease = rt_gsan_real("cuMemRelease");
+    *(void **)&rt_gsan.vmm_api.MemMap = rt_gsan_real("cuMemMap");
+    *(void **)&rt_gsan.vmm_api.MemUnmap = rt_gsan_real("cuMemUnmap");
+    *(void **)&rt_gsan.vmm_api.MemSetAccess = rt_gsan_real("cuMemSetAccess");
+    *(void **)&rt_gsan.vmm_api.MemcpyHtoD = rt_gsan_real("cuMemcpyHtoD");
+    *(void **)&rt_gsan.vmm_api.MemGetAllocationGranularity = rt_gsan_real("cuMemGetAllocationGranularity");
 #undef GET
     if (rt_gsan.flags.verbosity) say("interposed cuGetProcAddress");
   }

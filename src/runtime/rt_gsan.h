@@ -9,6 +9,9 @@
  * it: from then on gsan can fetch the driver's real functions. */
 void rt_gsan_init_driver(void *real_get_proc_address);
 
+/* The driver's own function for name (after rt_gsan_init_driver), or NULL. */
+void *rt_gsan_real(const char *name);
+
 /* gsan's wrapper for a driver entry point, or NULL when it is not hooked.
  * real is what the driver returned for (name, flags). */
 void *rt_hook_for(const char *name, cuuint64_t flags, void *real);

@@ -4,7 +4,8 @@
  * libgsan overrides dlsym and dlvsym; a request for cuGetProcAddress gets
  * gsan's, which hands out gsan's wrappers for the calls it hooks and the
  * driver's own functions for everything else. The real dlsym is reached
- * through libc's symbol table (rt_dlsym_real.c). */
+ * through libc's symbol table (rt_dlsym_real.c). Programs linked with -lcuda
+ * call the driver's names directly: libgsan exports the hooked ones too. */
 #include "rt_gsan.h"
 
 #include <dlfcn.h>
@@ -32,9 +33,17 @@ static CUresult gsan_cuGetProcAddress(const char *symbol, void **pfn, int versio
   return r;
 }
 
+static void ensure_driver(void);
+
 /* What to hand out for name, given the real function. */
 static void *intercept(const char *name, void *real) {
   if (!real || !name || strncmp(name, "cuGetProcAddress", 16)) return real;
+  if (real == (void *)cuGetProcAddress) {
+    /* a lookup in the global scope (RTLD_DEFAULT) found gsan's own export,
+     * which must not become "the driver's" */
+    ensure_driver();
+    return real_get_proc ? (void *)gsan_cuGetProcAddress : NULL;
+  }
   if (!strcmp(name, "cuGetProcAddress") || !strcmp(name, "cuGetProcAddress_v2")) {
     real_get_proc = (get_proc_fn)real;
     rt_gsan_init_driver(real);
@@ -47,4 +56,58 @@ void *dlsym(void *handle, const char *name) { return intercept(name, rt_real_dls
 
 void *dlvsym(void *handle, const char *name, const char *version) {
   return intercept(name, rt_real_dlvsym(handle, name, version));
+}
+
+/* ---- exported driver names, for programs linked with -lcuda ---- */
+
+/* Finds the driver without a dlsym from the program: such a program never
+ * asks for cuGetProcAddress. */
+static void ensure_driver(void) {
+  if (real_get_proc) return;
+  void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  if (h) intercept("cuGetProcAddress_v2", rt_real_dlsym(h, "cuGetProcAddress_v2"));
+}
+
+/* gsan's hook for name, or the driver's own function when it is not hooked */
+static void *export_target(const char *name) {
+  ensure_driver();
+  void *r = rt_gsan_real(name);
+  void *mine = r ? rt_hook_for(name, 0, r) : NULL;
+  return mine ? mine : r;
+}
+
+#define EXPORT(name, params, args)                                     \
+  CUresult name params {                                              \
+    static CUresult(*f) params;                                       \
+    if (!f) *(void **)&f = export_target(#name);                      \
+    return f ? f args : CUDA_ERROR_NOT_INITIALIZED;                   \
+  }
+/* cuda.h maps these names to their _v2 symbols, which is what -lcuda links */
+EXPORT(cuMemAlloc, (CUdeviceptr * p, size_t n), (p, n))
+EXPORT(cuMemFree, (CUdeviceptr p), (p))
+EXPORT(cuMemcpy, (CUdeviceptr d, CUdeviceptr s, size_t n), (d, s, n))
+EXPORT(cuMemcpyAsync, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st), (d, s, n, st))
+EXPORT(cuMemcpyHtoD, (CUdeviceptr d, const void *h, size_t n), (d, h, n))
+EXPORT(cuMemcpyHtoDAsync, (CUdeviceptr d, const void *h, size_t n, CUstream st), (d, h, n, st))
+EXPORT(cuMemcpyDtoH, (void *h, CUdeviceptr s, size_t n), (h, s, n))
+EXPORT(cuMemcpyDtoHAsync, (void *h, CUdeviceptr s, size_t n, CUstream st), (h, s, n, st))
+EXPORT(cuMemcpyDtoD, (CUdeviceptr d, CUdeviceptr s, size_t n), (d, s, n))
+EXPORT(cuMemcpyDtoDAsync, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st), (d, s, n, st))
+EXPORT(cuMemsetD8, (CUdeviceptr d, unsigned char v, size_t n), (d, v, n))
+EXPORT(cuMemsetD8Async, (CUdeviceptr d, unsigned char v, size_t n, CUstream st), (d, v, n, st))
+EXPORT(cuMemsetD16, (CUdeviceptr d, unsigned short v, size_t n), (d, v, n))
+EXPORT(cuMemsetD32, (CUdeviceptr d, unsigned int v, size_t n), (d, v, n))
+EXPORT(cuModuleLoadData, (CUmodule * m, const void *image), (m, image))
+EXPORT(cuModuleLoadDataEx, (CUmodule * m, const void *image, unsigned n, CUjit_option *o, void **v), (m, image, n, o, v))
+EXPORT(cuLibraryLoadData,
+       (CUlibrary * l, const void *c, CUjit_option *jo, void **jv, unsigned nj, CUlibraryOption *lo, void **lv,
+        unsigned nl),
+       (l, c, jo, jv, nj, lo, lv, nl))
+EXPORT(cuCtxSynchronize, (void), ())
+
+CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, cuuint64_t flags,
+                          CUdriverProcAddressQueryResult *status) {
+  ensure_driver();
+  if (!real_get_proc) return CUDA_ERROR_NOT_INITIALIZED;
+  return gsan_cuGetProcAddress(symbol, pfn, version, flags, status);
 }

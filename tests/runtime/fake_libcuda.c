@@ -140,3 +140,13 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
   if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
   return CUDA_ERROR_NOT_FOUND;
 }
+
+/* the names a program linked with -lcuda calls directly (cuda.h maps most to _v2) */
+CUresult cuInit(unsigned flags) { return f_Init(flags); }
+CUresult cuMemAlloc(CUdeviceptr *p, size_t n) { return f_MemAlloc(p, n); }
+CUresult cuMemFree(CUdeviceptr p) { return f_MemFree(p); }
+CUresult cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t n) { return f_MemcpyHtoD(d, h, n); }
+
+/* the fake's own cuGetProcAddress (bound inside the library: -Bsymbolic), for
+ * a test to tell it from what dlsym handed out */
+void *fake_own_get_proc_address(void) { return (void *)cuGetProcAddress_v2; }

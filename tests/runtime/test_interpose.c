@@ -22,8 +22,14 @@ int main(int argc, char **argv) {
   void *h = dlopen("libcuda.so.1", RTLD_NOW);
   if (!h) { printf("no libcuda: %s\n", dlerror()); return 2; }
   gpa_fn first = (gpa_fn)dlsym(h, "cuGetProcAddress_v2");
-  void *real_first = dlsym(RTLD_DEFAULT, "cuGetProcAddress_v2");
-  printf("dlsym gave %s cuGetProcAddress\n", first && first != real_first ? "gsan's" : "the driver's");
+  void *(*own)(void) = (void *(*)(void))dlsym(h, "fake_own_get_proc_address");
+  printf("dlsym gave %s cuGetProcAddress\n", first && own && (void *)first != own() ? "gsan's" : "the driver's");
+  /* the global scope finds gsan's export: it must lead to the driver too, not to itself */
+  gpa_fn global = (gpa_fn)dlsym(RTLD_DEFAULT, "cuGetProcAddress_v2");
+  void *probe = NULL;
+  CUdriverProcAddressQueryResult pst;
+  printf("cuGetProcAddress from the global scope works: %s\n",
+         global && global("cuInit", &probe, 13000, 0, &pst) == CUDA_SUCCESS && probe ? "yes" : "NO");
   gpa = first;
   gpa = (gpa_fn)get("cuGetProcAddress", 0); /* as cudart does */
   printf("cuGetProcAddress through itself: %s\n", gpa == first ? "gsan's again" : "BYPASSED");
