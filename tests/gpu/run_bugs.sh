@@ -16,7 +16,7 @@ fails=0 total=0
 for src in tests/bugs/*.cu; do
   name=$(basename "$src" .cu)
   total=$((total + 1))
-  build/bin/gsan nvcc -g -arch=sm_90 -o $W/$name "$src" >$W/$name.build 2>&1 || { echo "$name: build failed"; cat $W/$name.build; }
+  build/bin/gsan nvcc -g -arch=sm_90 -o $W/$name "$src" -lcuda >$W/$name.build 2>&1 || { echo "$name: build failed"; cat $W/$name.build; }
   build/bin/gsan run -- $W/$name >$W/$name.out 2>&1
   rc=$?
   verdict=$(python3 tests/gpu/match_checks.py "$src" $W/$name.out $rc)
