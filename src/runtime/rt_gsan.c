@@ -407,6 +407,55 @@ static CUresult w_CtxSynchronize(void) {
   return r;
 }
 
+/* ---- queries whose answers the arena changes: the driver would give the
+ * whole reservation for an arena pointer; the allocation's own range is
+ * what the caller means ---- */
+static struct {
+  CUresult (*GetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
+  CUresult (*GetAttribute)(void *, CUpointer_attribute, CUdeviceptr);
+  CUresult (*GetAttributes)(unsigned, CUpointer_attribute *, void **, CUdeviceptr);
+} query;
+
+/* 1 and the live allocation's range when ptr is in one */
+static int live_range(CUdeviceptr ptr, uint64_t *base, uint64_t *size) {
+  rt_alloc_info info;
+  if (!rt_gsan.ready || rt_arena_find(rt_gsan.arena, ptr, &info) != RT_OK || info.state != RT_SLOT_LIVE ||
+      ptr - info.base >= info.size)
+    return 0;
+  *base = info.base;
+  *size = info.size;
+  return 1;
+}
+
+static CUresult w_MemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr ptr) {
+  uint64_t b, n;
+  if (!live_range(ptr, &b, &n)) return query.GetAddressRange(pbase, psize, ptr);
+  if (pbase) *pbase = b;
+  if (psize) *psize = n;
+  return CUDA_SUCCESS;
+}
+
+static void fix_attribute(CUpointer_attribute a, void *data, uint64_t b, uint64_t n) {
+  if (a == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR) *(CUdeviceptr *)data = b;
+  else if (a == CU_POINTER_ATTRIBUTE_RANGE_SIZE) *(size_t *)data = n;
+}
+
+static CUresult w_PointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr ptr) {
+  CUresult r = query.GetAttribute(data, a, ptr);
+  uint64_t b, n;
+  if (r == CUDA_SUCCESS && data && live_range(ptr, &b, &n)) fix_attribute(a, data, b, n);
+  return r;
+}
+
+static CUresult w_PointerGetAttributes(unsigned count, CUpointer_attribute *a, void **data, CUdeviceptr ptr) {
+  CUresult r = query.GetAttributes(count, a, data, ptr);
+  uint64_t b, n;
+  if (r == CUDA_SUCCESS && live_range(ptr, &b, &n))
+    for (unsigned i = 0; i < count; i++)
+      if (data[i]) fix_attribute(a[i], data[i], b, n);
+  return r;
+}
+
 /* ---- host API checks: the ranges a copy or set touches, before it runs ---- */
 static int range_bad(const char *api, const char *kind, uint64_t addr, uint64_t len) {
   if (!rt_gsan.ready || !rt_gsan.flags.check_host_api || len == 0) return 0;
@@ -507,15 +556,21 @@ void *rt_hook_for(const char *name, cuuint64_t flags, void *real_fn) {
   static const struct {
     const char *name;
     void *mine[2];
-    void **real; /* NULL: the hook uses the function fetched at start-up */
+    void **real;  /* where the driver's function goes; NULL: fetched at start-up */
+    int variants; /* 2: a per-thread-stream variant is its own function */
   } hooks[] = {
-      {"cuMemAlloc", {(void *)w_MemAlloc, (void *)w_MemAlloc}, NULL},
-      {"cuMemFree", {(void *)w_MemFree, (void *)w_MemFree}, NULL},
-      {"cuLibraryLoadData", {(void *)w_LibraryLoadData, (void *)w_LibraryLoadData}, NULL},
-      {"cuModuleLoadData", {(void *)w_ModuleLoadData, (void *)w_ModuleLoadData}, NULL},
-      {"cuModuleLoadDataEx", {(void *)w_ModuleLoadDataEx, (void *)w_ModuleLoadDataEx}, NULL},
-      {"cuCtxSynchronize", {(void *)w_CtxSynchronize, (void *)w_CtxSynchronize}, NULL},
-#define H(n, f) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)copy.f}
+      {"cuMemAlloc", {(void *)w_MemAlloc, (void *)w_MemAlloc}, NULL, 1},
+      {"cuMemFree", {(void *)w_MemFree, (void *)w_MemFree}, NULL, 1},
+      {"cuLibraryLoadData", {(void *)w_LibraryLoadData, (void *)w_LibraryLoadData}, NULL, 1},
+      {"cuModuleLoadData", {(void *)w_ModuleLoadData, (void *)w_ModuleLoadData}, NULL, 1},
+      {"cuModuleLoadDataEx", {(void *)w_ModuleLoadDataEx, (void *)w_ModuleLoadDataEx}, NULL, 1},
+      {"cuCtxSynchronize", {(void *)w_CtxSynchronize, (void *)w_CtxSynchronize}, NULL, 1},
+#define Q(n, f, q) {n, {(void *)w_##f, (void *)w_##f}, (void **)&query.q, 1}
+      Q("cuMemGetAddressRange", MemGetAddressRange, GetAddressRange),
+      Q("cuPointerGetAttribute", PointerGetAttribute, GetAttribute),
+      Q("cuPointerGetAttributes", PointerGetAttributes, GetAttributes),
+#undef Q
+#define H(n, f) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)copy.f, 2}
       H("cuMemcpy", Memcpy), H("cuMemcpyAsync", MemcpyAsync), H("cuMemcpyHtoD", HtoD),
       H("cuMemcpyHtoDAsync", HtoDAsync), H("cuMemcpyDtoH", DtoH), H("cuMemcpyDtoHAsync", DtoHAsync),
       H("cuMemcpyDtoD", DtoD), H("cuMemcpyDtoDAsync", DtoDAsync), H("cuMemsetD8", SetD8),
@@ -524,8 +579,9 @@ void *rt_hook_for(const char *name, cuuint64_t flags, void *real_fn) {
   };
   for (size_t i = 0; i < sizeof hooks / sizeof hooks[0]; i++)
     if (!strcmp(name, hooks[i].name)) {
-      if (hooks[i].real) hooks[i].real[v] = real_fn;
-      return hooks[i].mine[v];
+      int slot = hooks[i].variants == 2 ? v : 0;
+      if (hooks[i].real) hooks[i].real[slot] = real_fn;
+      return hooks[i].mine[slot];
     }
   return NULL;
 }

@@ -95,6 +95,23 @@ static CUresult f_MemHostGetDevicePointer(CUdeviceptr *d, void *h, unsigned f) {
   return CUDA_SUCCESS;
 }
 static CUresult not_found(void) { return CUDA_ERROR_NOT_FOUND; }
+/* like the driver on VMM memory: the whole reservation */
+static CUresult f_MemGetAddressRange(CUdeviceptr *b, size_t *n, CUdeviceptr p) {
+  uint64_t base, size;
+  if (!fake_vmm_reservation(vmm, p, &base, &size)) return CUDA_ERROR_INVALID_VALUE;
+  if (b) *b = base;
+  if (n) *n = size;
+  return CUDA_SUCCESS;
+}
+static CUresult f_PointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p) {
+  CUdeviceptr b;
+  size_t n;
+  if (f_MemGetAddressRange(&b, &n, p) != CUDA_SUCCESS) return CUDA_ERROR_INVALID_VALUE;
+  if (a == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR) *(CUdeviceptr *)data = b;
+  else if (a == CU_POINTER_ATTRIBUTE_RANGE_SIZE) *(size_t *)data = n;
+  else return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
 
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint64_t flags,
                              CUdriverProcAddressQueryResult *status) {
@@ -125,6 +142,8 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuModuleLoadData", (void *)not_found},
       {"cuModuleLoadDataEx", (void *)not_found},
       {"cuModuleGetGlobal", (void *)not_found},
+      {"cuMemGetAddressRange", (void *)f_MemGetAddressRange},
+      {"cuPointerGetAttribute", (void *)f_PointerGetAttribute},
   };
   if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
   if ((flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) && !strcmp(symbol, "cuMemcpyHtoD")) {

@@ -216,3 +216,16 @@ int fake_vmm_mappings(fake_vmm *f) { return f->nmaps; }
 int fake_vmm_errors(fake_vmm *f) { return f->errors; }
 void fake_vmm_fail_create_after(fake_vmm *f, int n) { f->fail_after = n; }
 void fake_vmm_deny_hint(fake_vmm *f, int deny) { f->deny_hint = deny; }
+
+int fake_vmm_reservation(fake_vmm *f, uint64_t addr, uint64_t *base, uint64_t *size) {
+  pthread_mutex_lock(&f->lock);
+  int found = 0;
+  for (int i = 0; i < f->nrs; i++)
+    if (addr >= f->rs[i].addr && addr < f->rs[i].addr + f->rs[i].size) {
+      *base = f->rs[i].addr;
+      *size = f->rs[i].size;
+      found = 1;
+    }
+  pthread_mutex_unlock(&f->lock);
+  return found;
+}

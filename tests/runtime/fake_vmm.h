@@ -19,5 +19,7 @@ int fake_vmm_mappings(fake_vmm *f);
 int fake_vmm_errors(fake_vmm *f);             /* misuse seen: overlap, bad unmap, ... */
 void fake_vmm_fail_create_after(fake_vmm *f, int n); /* the n+1-th create fails; -1 never */
 void fake_vmm_deny_hint(fake_vmm *f, int deny);
+/* the reservation holding addr, as the driver reports VMM ranges; 0 if none */
+int fake_vmm_reservation(fake_vmm *f, uint64_t addr, uint64_t *base, uint64_t *size);
 
 #endif

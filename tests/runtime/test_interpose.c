@@ -56,6 +56,14 @@ int main(int argc, char **argv) {
   r = HtoD_ptsz(a, buf, 4000);
   printf("each stream variant forwarded to its own function: %s\n",
          legacy_went_legacy && *ptsz == p0 + 1 && *legacy == l0 ? "yes" : "NO");
+  CUresult (*Range)(CUdeviceptr *, size_t *, CUdeviceptr) = get("cuMemGetAddressRange", 0);
+  CUresult (*Attr)(void *, CUpointer_attribute, CUdeviceptr) = get("cuPointerGetAttribute", 0);
+  CUdeviceptr rb = 0;
+  size_t rn = 0, an = 0;
+  Range(&rb, &rn, a + 100);
+  Attr(&an, CU_POINTER_ATTRIBUTE_RANGE_SIZE, a + 100);
+  printf("address range of an interior pointer: the allocation's own (%s), attribute size %zu\n",
+         rb == a && rn == 4000 ? "yes" : "NO", an);
   if (!strcmp(sc, "errors")) {
     printf("cuMemcpyHtoD of 4004: %d\n", HtoD(a, buf, 4004));
     printf("cuMemsetD8 of 4001: %d\n", SetD8(a, 0, 4001));
