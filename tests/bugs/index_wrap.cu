@@ -1,0 +1,22 @@
+// A 32-bit index that wraps: i * 4096 overflows int for large i, and the
+// access lands far before the allocation.
+// EXIT: 1
+// CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
+// CHECK: READ of size 1
+// CHECK: #0 stride_read(char const*, int*, int) at {{.*}}index_wrap.cu:12
+// CHECK: bytes before
+#include <cstdio>
+__global__ void stride_read(const char *a, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int idx = i * 4096 + 1;  // wraps for i >= 524288
+  if (i < n) out[i & 1023] = a[idx];  // BUG: idx is negative for the last threads
+}
+int main() {
+  char *a;
+  int *out;
+  cudaMalloc(&a, 1u << 30);
+  cudaMalloc(&out, 1024 * sizeof(int));
+  stride_read<<<2049, 256>>>(a, out, 2049 * 256);
+  printf("kernel: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+  return 0;
+}
