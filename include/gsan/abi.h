@@ -105,6 +105,8 @@ typedef struct gsan_site {
   uint32_t ptx_line;   /* line in the instrumenter's input */
   uint32_t col;        /* source column from .loc */
   uint32_t root_name;  /* string offset: the variable (GSAN_ROOT_VARIABLE), else 0 */
+  uint32_t call_file;  /* inlined code: string offset of the file it was inlined into, else 0 */
+  uint32_t call_line;  /* and the line there (the .loc's inlined_at) */
   uint16_t width;      /* bytes; 0 = given by an operand at run time */
   uint8_t kind;        /* enum gsan_access_kind */
   uint8_t space;       /* enum gsan_space of the access */
@@ -113,6 +115,6 @@ typedef struct gsan_site {
   uint8_t pad[2];
 } gsan_site;
 
-GSAN_STATIC_ASSERT(sizeof(gsan_site) == 32, "site layout");
+GSAN_STATIC_ASSERT(sizeof(gsan_site) == 40, "site layout");
 
 #endif

@@ -70,6 +70,8 @@ void ptx_sites_free(ptx_sites *s);
 typedef struct ptx_site_desc {
   const char *func, *file;  /* file may be NULL */
   int line, col, ptx_line;
+  const char *call_file;    /* inlined code: where it was inlined (NULL if not inlined) */
+  int call_line;
   int kind, space, width;   /* enum gsan_access_kind, enum gsan_space, bytes */
   const ptx_symbol *root;   /* the variable that bounds the check, NULL for the arena */
 } ptx_site_desc;

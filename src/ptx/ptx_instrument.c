@@ -56,18 +56,26 @@ static int root_slot_for(ptx_fstate *fs, int def) {
 }
 
 /* .loc tracking for the site table */
-typedef struct loc { int file, line, col; } loc;
+typedef struct loc { int file, line, col, call_file, call_line; } loc;
 
+/* .loc F L C [, function_name X] [, inlined_at F2 L2 C2]: inlined code also
+ * says where it was inlined, which is the line the reader wrote */
 static void note_loc(loc *l, const ptx_stmt *s) {
   if (s->kind != ST_DIRECTIVE || !ptx_tok_is(&s->toks[0], ".loc") || s->ntok < 3) return;
   l->file = atoi(s->toks[1].text);
   l->line = atoi(s->toks[2].text);
   l->col = s->ntok > 3 && s->toks[3].kind == TK_NUMBER ? atoi(s->toks[3].text) : 0;
+  l->call_file = l->call_line = 0;
+  for (int i = 4; i + 2 < s->ntok; i++)
+    if (ptx_tok_is(&s->toks[i], "inlined_at") && s->toks[i + 1].kind == TK_NUMBER && s->toks[i + 2].kind == TK_NUMBER) {
+      l->call_file = atoi(s->toks[i + 1].text);
+      l->call_line = atoi(s->toks[i + 2].text);
+    }
 }
 
-static const char *loc_file(ptx_fstate *fs, const loc *l) {
-  if (l->file <= 0 || l->file >= fs->m->files.n) return NULL;
-  return fs->m->files.v[l->file];
+static const char *file_name(ptx_fstate *fs, int index) {
+  if (index <= 0 || index >= fs->m->files.n) return NULL;
+  return fs->m->files.v[index];
 }
 
 static void add_check(ptx_fstate *fs, const ptx_check *c) {
@@ -81,7 +89,7 @@ static void add_check(ptx_fstate *fs, const ptx_check *c) {
 /* ---- step 1: find accesses, resolve roots, record checks ---- */
 static void collect(ptx_fstate *fs) {
   ptx_fn *fn = &fs->fn;
-  loc l = {0, 0, 0};
+  loc l = {0, 0, 0, 0, 0};
   for (int i = 0; i < fn->nst; i++) {
     ptx_stmt *s = fn->st[i];
     note_loc(&l, s);
@@ -169,7 +177,8 @@ static void collect(ptx_fstate *fs) {
       c.mem[0].imm = imm;
       c.mem[0].width = ac->width;
       c.mem[0].wtok = ac->width ? NULL : wtok;
-      ptx_site_desc sd = {fs->fn.f->name, loc_file(fs, &l), l.line, l.col, s->line, ac->kind, sp, ac->width,
+      ptx_site_desc sd = {fs->fn.f->name, file_name(fs, l.file), l.line, l.col, s->line,
+                          file_name(fs, l.call_file), l.call_line, ac->kind, sp, ac->width,
                           c.root.kind == ROOT_SYMBOL ? c.root.sym : NULL};
       c.mem[0].site = ptx_sites_add(fs->sites, &sd);
       /* [symbol+imm] with a static size is decided now */

@@ -59,6 +59,8 @@ int ptx_sites_add(ptx_sites *s, const ptx_site_desc *d) {
   e->func = intern(s, d->func, 0);
   e->file = intern(s, d->file, 1);
   e->root_name = d->root ? intern(s, d->root->name, 2) : 0;
+  e->call_file = intern(s, d->call_file, 1);
+  e->call_line = (uint32_t)(d->call_line > 0 ? d->call_line : 0);
   e->line = (uint32_t)(d->line > 0 ? d->line : 0);
   e->col = (uint32_t)(d->col > 0 ? d->col : 0);
   e->ptx_line = (uint32_t)d->ptx_line;

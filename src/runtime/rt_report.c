@@ -135,7 +135,9 @@ void rt_report_device(rt_log *log, const rt_err_device *e) {
     json_str(log, func);
     emit(log, ",\"file\":");
     json_str(log, s->file);
-    emit(log, ",\"line\":%u,\"column\":%u,\"ptx_line\":%u", s->line, s->col, s->ptx_line);
+    emit(log, ",\"line\":%u,\"column\":%u,\"ptx_line\":%u,\"inlined_into\":", s->line, s->col, s->ptx_line);
+    json_str(log, s->call_file);
+    emit(log, ",\"inlined_into_line\":%u", s->call_line);
     json_region(log, &e->region);
     emit(log, "}\n");
     fflush(log->out);
@@ -144,8 +146,15 @@ void rt_report_device(rt_log *log, const rt_err_device *e) {
   text_header(log, e->kind, r->addr);
   emit(log, "%s of size %u at 0x%llx by thread (%u,%u,%u) block (%u,%u,%u)\n", access_name(s->kind), s->width,
        (unsigned long long)r->addr, r->tid[0], r->tid[1], r->tid[2], r->ctaid[0], r->ctaid[1], r->ctaid[2]);
-  if (s->file) emit(log, "    #0 %s at %s:%u\n", func, s->file, s->line);
-  else emit(log, "    #0 %s at PTX line %u (compile with -lineinfo for source lines)\n", func, s->ptx_line);
+  /* inlined code: its own line, then the line it was inlined into */
+  if (s->file && s->call_file) {
+    emit(log, "    #0 inlined code at %s:%u\n", s->file, s->line);
+    emit(log, "    #1 %s at %s:%u\n", func, s->call_file, s->call_line);
+  } else if (s->file) {
+    emit(log, "    #0 %s at %s:%u\n", func, s->file, s->line);
+  } else {
+    emit(log, "    #0 %s at PTX line %u (compile with -lineinfo for source lines)\n", func, s->ptx_line);
+  }
   int freed = !strcmp(e->kind, "use-after-free");
   if (!strcmp(e->kind, "wild-pointer")) {
     emit(log, "0x%llx is in the arena but in no allocation\n", (unsigned long long)r->addr);
@@ -154,7 +163,8 @@ void rt_report_device(rt_log *log, const rt_err_device *e) {
     text_stack(log, "freed", e->region.freed, e->region.thread);
     text_stack(log, freed ? "previously allocated" : "allocated", e->region.allocated, e->region.thread);
   }
-  if (s->file) emit(log, "SUMMARY: GPUSanitizer: %s %s:%u in %s\n", e->kind, s->file, s->line, func);
+  if (s->file && s->call_file) emit(log, "SUMMARY: GPUSanitizer: %s %s:%u in %s\n", e->kind, s->call_file, s->call_line, func);
+  else if (s->file) emit(log, "SUMMARY: GPUSanitizer: %s %s:%u in %s\n", e->kind, s->file, s->line, func);
   else emit(log, "SUMMARY: GPUSanitizer: %s in %s\n", e->kind, func);
   fflush(log->out);
 }

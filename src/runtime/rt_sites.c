@@ -35,7 +35,7 @@ rt_site_table *rt_sites_parse(const void *blob, size_t n, const char **why) {
   for (uint32_t i = 0; i < t->h.nsites; i++) {
     gsan_site s;
     memcpy(&s, t->blob + sizeof t->h + (size_t)i * sizeof s, sizeof s);
-    if (!str_ok(t, s.func) || !str_ok(t, s.file) || !str_ok(t, s.root_name)) {
+    if (!str_ok(t, s.func) || !str_ok(t, s.file) || !str_ok(t, s.root_name) || !str_ok(t, s.call_file)) {
       *why = "a string offset points outside the table";
       rt_sites_free(t);
       return NULL;
@@ -61,6 +61,8 @@ int rt_sites_get(const rt_site_table *t, uint32_t index, rt_site *out) {
   out->func = str + s.func;
   out->file = s.file ? str + s.file : NULL;
   out->root_name = s.root_name ? str + s.root_name : NULL;
+  out->call_file = s.call_file ? str + s.call_file : NULL;
+  out->call_line = s.call_line;
   out->line = s.line;
   out->col = s.col;
   out->ptx_line = s.ptx_line;

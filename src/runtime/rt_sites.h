@@ -11,6 +11,8 @@ typedef struct rt_site {
   const char *func;       /* mangled */
   const char *file;       /* NULL when unknown */
   const char *root_name;  /* the variable bounding the check, or NULL */
+  const char *call_file;  /* inlined code: the file and line it was inlined into */
+  unsigned call_line;
   unsigned line, col, ptx_line, width;
   int kind, space, root, root_space; /* enum gsan_access_kind, gsan_space, gsan_root, gsan_space */
 } rt_site;

@@ -2,7 +2,8 @@
 // EXIT: 1
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: ATOMIC of size 4
-// CHECK: #0 histogram(int const*, int*, int, int) at {{.*}}atomic_overflow.cu:10
+// CHECK: #0 inlined code at {{.*}}device_atomic_functions.hpp:{{[0-9]+}}
+// CHECK-NEXT: #1 histogram(int const*, int*, int, int) at {{.*}}atomic_overflow.cu:11
 // CHECK: is located 0 bytes after 64-byte region
 #include <cstdio>
 __global__ void histogram(const int *v, int *bins, int n, int nbins) {

@@ -1,5 +1,5 @@
-// A 32-bit index that wraps: i * 4096 overflows int for large i, and the
-// access lands far before the allocation.
+// A 32-bit index that wraps: i * 4096 is computed in 32 bits, wraps to a
+// negative int for large i, and the access lands far before the allocation.
 // EXIT: 1
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: READ of size 1
@@ -8,7 +8,7 @@
 #include <cstdio>
 __global__ void stride_read(const char *a, int *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  int idx = i * 4096 + 1;  // wraps for i >= 524288
+  int idx = (int)((unsigned)i * 4096u) + 1;  // wraps for i >= 524288
   if (i < n) out[i & 1023] = a[idx];  // BUG: idx is negative for the last threads
 }
 int main() {
