@@ -1,5 +1,6 @@
-// A 32-bit index that wraps: i * 4096 is computed in 32 bits, wraps to a
-// negative int for large i, and the access lands far before the allocation.
+// A 32-bit index that wraps: i * 4096 is computed in 32 bits and wraps to a
+// negative int for the last threads. The buffer holds every index below 2^31,
+// so only the wrapped ones leave it: far before its start.
 // EXIT: 1
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: READ of size 1
@@ -14,7 +15,7 @@ __global__ void stride_read(const char *a, int *out, int n) {
 int main() {
   char *a;
   int *out;
-  cudaMalloc(&a, 1u << 30);
+  if (cudaMalloc(&a, (1ull << 31) + 4096) != cudaSuccess) return 2;
   cudaMalloc(&out, 1024 * sizeof(int));
   stride_read<<<2049, 256>>>(a, out, 2049 * 256);
   printf("kernel: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));

@@ -72,13 +72,14 @@ int main(int argc, char **argv) {
   char dbuf[1024];
   if (!strcmp(sc, "sites")) {
     printf("module %016llx, %u sites\n", (unsigned long long)rt_sites_module(t), rt_sites_count(t));
-    for (unsigned i = 0; rt_sites_get(t, i, &s) == 0; i++)
+    for (unsigned i = 0; rt_sites_get(t, i, &s) == 0; i++) {
       printf("site %u: %s %s width %u at %s:%u:%u (PTX line %u) root %s%s%s", i, rt_demangle(s.func, dbuf, sizeof dbuf),
              s.kind == GSAN_ACCESS_READ ? "read" : s.kind == GSAN_ACCESS_WRITE ? "write" : "other", s.width,
              s.file ? s.file : "?", s.line, s.col, s.ptx_line, s.root_name ? s.root_name : "arena",
              s.call_file ? ", inlined into " : "", s.call_file ? s.call_file : "");
       if (s.call_file) printf(":%u", s.call_line);
       printf("\n");
+    }
     rt_sites_free(t);
     return 0;
   }
