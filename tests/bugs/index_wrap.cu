@@ -4,7 +4,7 @@
 // EXIT: 1
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: READ of size 1
-// CHECK: #0 stride_read(char const*, int*, int) at {{.*}}index_wrap.cu:12
+// CHECK: #0 stride_read(char const*, int*, int) at {{.*}}index_wrap.cu:13
 // CHECK: bytes before
 #include <cstdio>
 __global__ void stride_read(const char *a, int *out, int n) {
