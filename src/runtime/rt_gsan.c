@@ -42,6 +42,7 @@ static struct rt_gsan {
     CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, CUjit_option *, void **);
     CUresult (*ModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
     CUresult (*CtxSynchronize)(void);
+    CUresult (*StreamSynchronize)(CUstream);
     CUresult (*CtxGetDevice)(CUdevice *);
     CUresult (*DeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
     CUresult (*MemHostRegister)(void *, size_t, unsigned);
@@ -139,6 +140,7 @@ void rt_gsan_init_driver(void *get_proc) {
     GET(MemHostGetDevicePointer, "cuMemHostGetDevicePointer");
     GET(MemsetD8, "cuMemsetD8");
     GET(MemcpyHtoD, "cuMemcpyHtoD");
+    GET(StreamSynchronize, "cuStreamSynchronize");
     *(void **)&rt_gsan.vmm_api.MemAddressReserve = rt_gsan_real("cuMemAddressReserve");
     *(void **)&rt_gsan.vmm_api.MemAddressFree = rt_gsan_real("cuMemAddressFree");
     *(void **)&rt_gsan.vmm_api.MemCreate = rt_gsan_real("cuMemCreate");
@@ -364,8 +366,17 @@ static CUresult w_ModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, C
 }
 
 /* ---- allocation ---- */
-static CUresult w_MemAlloc(CUdeviceptr *dptr, size_t size) {
-  if (!dptr || size == 0 || ensure_ready() < 0) return rt_gsan.cu.MemAlloc(dptr, size);
+/* the driver's functions for the stream-ordered calls, per variant:
+ * [0] legacy stream, [1] per-thread stream */
+static struct {
+  CUresult (*AllocAsync[2])(CUdeviceptr *, size_t, CUstream);
+  CUresult (*FreeAsync[2])(CUdeviceptr, CUstream);
+  CUresult (*AllocPitch)(CUdeviceptr *, size_t *, size_t, size_t, unsigned);
+} ordered;
+
+/* an arena slot for size bytes, its allocation stack kept; CUDA_SUCCESS or
+ * the driver's error for the failure */
+static CUresult arena_alloc(CUdeviceptr *dptr, size_t size) {
   uint64_t p;
   rt_status st = rt_arena_alloc(rt_gsan.arena, size, &p);
   if (st == RT_OK) {
@@ -378,12 +389,17 @@ static CUresult w_MemAlloc(CUdeviceptr *dptr, size_t size) {
   return st == RT_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_UNKNOWN;
 }
 
-static CUresult w_MemFree(CUdeviceptr ptr) {
-  rt_alloc_info info;
-  if (!rt_gsan.ready || rt_arena_find(rt_gsan.arena, ptr, &info) == RT_NOT_OURS) return rt_gsan.cu.MemFree(ptr);
-  /* cudaFree waits for the device; so does this, before memory goes away */
-  rt_gsan.cu.CtxSynchronize();
+static CUresult w_MemAlloc(CUdeviceptr *dptr, size_t size) {
+  if (!dptr || size == 0 || ensure_ready() < 0) return rt_gsan.cu.MemAlloc(dptr, size);
+  return arena_alloc(dptr, size);
+}
+
+/* the slot of an arena pointer goes back, once whatever may still use it has
+ * finished (the caller waited); a second free, or a pointer that is not an
+ * allocation's start, is reported as api's error */
+static CUresult arena_free(CUdeviceptr ptr, const char *api) {
   drain(0);
+  rt_alloc_info info;
   rt_status st = rt_arena_free(rt_gsan.arena, ptr, &info);
   if (st == RT_OK) {
     rt_trace t;
@@ -395,10 +411,56 @@ static CUresult w_MemFree(CUdeviceptr ptr) {
   pthread_mutex_lock(&rt_gsan.lock);
   static stacks sk;
   if (info.state != RT_SLOT_NEVER) region_stacks(info.base, info.state == RT_SLOT_FREED, &reg, &sk);
-  rt_err_free e = {st == RT_DOUBLE_FREE ? "double-free" : "invalid-free", "cuMemFree", ptr, call_stack(&sk), reg};
+  rt_err_free e = {st == RT_DOUBLE_FREE ? "double-free" : "invalid-free", api, ptr, call_stack(&sk), reg};
   rt_report_free(&rt_gsan.log, &e);
   pthread_mutex_unlock(&rt_gsan.lock);
   return CUDA_ERROR_INVALID_VALUE;
+}
+
+static int ours(CUdeviceptr ptr) {
+  rt_alloc_info info;
+  return rt_gsan.ready && rt_arena_find(rt_gsan.arena, ptr, &info) != RT_NOT_OURS;
+}
+
+static CUresult w_MemFree(CUdeviceptr ptr) {
+  if (!ours(ptr)) return rt_gsan.cu.MemFree(ptr);
+  /* cudaFree waits for the device; so does this, before memory goes away */
+  rt_gsan.cu.CtxSynchronize();
+  return arena_free(ptr, "cuMemFree");
+}
+
+/* Stream-ordered allocation: an arena slot is usable at once, which is
+ * earlier than the stream needs it. The free waits for the stream, so work
+ * queued before it finishes first and work after it finds a freed slot; that
+ * costs the overlap cudaFreeAsync allows, and buys the use-after-free check. */
+#define ORDERED_WRAPPERS(V)                                                             \
+  static CUresult w_AllocAsync##V(CUdeviceptr *dptr, size_t size, CUstream s) {       \
+    if (!dptr || size == 0 || ensure_ready() < 0) return ordered.AllocAsync[V](dptr, size, s); \
+    return arena_alloc(dptr, size);                                                     \
+  }                                                                                     \
+  static CUresult w_FreeAsync##V(CUdeviceptr ptr, CUstream s) {                        \
+    if (!ours(ptr)) return ordered.FreeAsync[V](ptr, s);                                \
+    /* stream 0 of the per-thread variant is this thread's stream */                   \
+    CUresult r = rt_gsan.cu.StreamSynchronize(V && !s ? CU_STREAM_PER_THREAD : s);      \
+    if (r != CUDA_SUCCESS) return r;                                                    \
+    return arena_free(ptr, "cuMemFreeAsync");                                           \
+  }
+ORDERED_WRAPPERS(0)
+ORDERED_WRAPPERS(1)
+
+/* the driver rounds a pitched row up to its texture pitch alignment; 512
+ * bytes is what it returns on every GPU we have seen, and a kernel that
+ * walks rows by the returned pitch never notices the difference */
+#define RT_PITCH_ALIGN 512u
+static CUresult w_MemAllocPitch(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height, unsigned elem) {
+  if (!dptr || !pitch || width == 0 || height == 0 || (elem != 4 && elem != 8 && elem != 16) ||
+      ensure_ready() < 0)
+    return ordered.AllocPitch(dptr, pitch, width, height, elem);
+  size_t p = (width + RT_PITCH_ALIGN - 1) / RT_PITCH_ALIGN * RT_PITCH_ALIGN;
+  if (p < width || height > SIZE_MAX / p) return CUDA_ERROR_OUT_OF_MEMORY;
+  CUresult r = arena_alloc(dptr, p * height);
+  if (r == CUDA_SUCCESS) *pitch = p;
+  return r;
 }
 
 static CUresult w_CtxSynchronize(void) {
@@ -561,6 +623,9 @@ void *rt_hook_for(const char *name, cuuint64_t flags, void *real_fn) {
   } hooks[] = {
       {"cuMemAlloc", {(void *)w_MemAlloc, (void *)w_MemAlloc}, NULL, 1},
       {"cuMemFree", {(void *)w_MemFree, (void *)w_MemFree}, NULL, 1},
+      {"cuMemAllocPitch", {(void *)w_MemAllocPitch, (void *)w_MemAllocPitch}, (void **)&ordered.AllocPitch, 1},
+      {"cuMemAllocAsync", {(void *)w_AllocAsync0, (void *)w_AllocAsync1}, (void **)ordered.AllocAsync, 2},
+      {"cuMemFreeAsync", {(void *)w_FreeAsync0, (void *)w_FreeAsync1}, (void **)ordered.FreeAsync, 2},
       {"cuLibraryLoadData", {(void *)w_LibraryLoadData, (void *)w_LibraryLoadData}, NULL, 1},
       {"cuModuleLoadData", {(void *)w_ModuleLoadData, (void *)w_ModuleLoadData}, NULL, 1},
       {"cuModuleLoadDataEx", {(void *)w_ModuleLoadDataEx, (void *)w_ModuleLoadDataEx}, NULL, 1},

@@ -85,6 +85,9 @@ static void *export_target(const char *name) {
 /* cuda.h maps these names to their _v2 symbols, which is what -lcuda links */
 EXPORT(cuMemAlloc, (CUdeviceptr * p, size_t n), (p, n))
 EXPORT(cuMemFree, (CUdeviceptr p), (p))
+EXPORT(cuMemAllocPitch, (CUdeviceptr * p, size_t *pitch, size_t w, size_t h, unsigned e), (p, pitch, w, h, e))
+EXPORT(cuMemAllocAsync, (CUdeviceptr * p, size_t n, CUstream s), (p, n, s))
+EXPORT(cuMemFreeAsync, (CUdeviceptr p, CUstream s), (p, s))
 EXPORT(cuMemcpy, (CUdeviceptr d, CUdeviceptr s, size_t n), (d, s, n))
 EXPORT(cuMemcpyAsync, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st), (d, s, n, st))
 EXPORT(cuMemcpyHtoD, (CUdeviceptr d, const void *h, size_t n), (d, h, n))

@@ -113,6 +113,28 @@ static CUresult f_PointerGetAttribute(void *data, CUpointer_attribute a, CUdevic
   return CUDA_SUCCESS;
 }
 
+/* the stream-ordered calls: the last stream waited on, for the test to read */
+uint64_t fake_synced_stream = 0xdead;
+int fake_sync_calls;
+static CUresult f_StreamSynchronize(CUstream s) {
+  fake_synced_stream = (uint64_t)(uintptr_t)s;
+  fake_sync_calls++;
+  return CUDA_SUCCESS;
+}
+static CUresult f_MemAllocAsync(CUdeviceptr *p, size_t n, CUstream s) {
+  (void)s;
+  return f_MemAlloc(p, n);
+}
+static CUresult f_MemFreeAsync(CUdeviceptr p, CUstream s) {
+  (void)s;
+  return f_MemFree(p);
+}
+static CUresult f_MemAllocPitch(CUdeviceptr *p, size_t *pitch, size_t w, size_t h, unsigned e) {
+  (void)e;
+  *pitch = w;
+  return f_MemAlloc(p, w * h);
+}
+
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint64_t flags,
                              CUdriverProcAddressQueryResult *status) {
   (void)version;
@@ -124,6 +146,10 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuCtxSynchronize", (void *)ok},
       {"cuMemAlloc", (void *)f_MemAlloc},
       {"cuMemFree", (void *)f_MemFree},
+      {"cuMemAllocAsync", (void *)f_MemAllocAsync},
+      {"cuMemFreeAsync", (void *)f_MemFreeAsync},
+      {"cuMemAllocPitch", (void *)f_MemAllocPitch},
+      {"cuStreamSynchronize", (void *)f_StreamSynchronize},
       {"cuMemAddressReserve", (void *)f_MemAddressReserve},
       {"cuMemAddressFree", (void *)f_MemAddressFree},
       {"cuMemCreate", (void *)f_MemCreate},
@@ -165,6 +191,11 @@ CUresult cuInit(unsigned flags) { return f_Init(flags); }
 CUresult cuMemAlloc(CUdeviceptr *p, size_t n) { return f_MemAlloc(p, n); }
 CUresult cuMemFree(CUdeviceptr p) { return f_MemFree(p); }
 CUresult cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t n) { return f_MemcpyHtoD(d, h, n); }
+CUresult cuMemAllocPitch(CUdeviceptr *p, size_t *pitch, size_t w, size_t h, unsigned e) {
+  return f_MemAllocPitch(p, pitch, w, h, e);
+}
+CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s) { return f_MemAllocAsync(p, n, s); }
+CUresult cuMemFreeAsync(CUdeviceptr p, CUstream s) { return f_MemFreeAsync(p, s); }
 
 /* the fake's own cuGetProcAddress (bound inside the library: -Bsymbolic), for
  * a test to tell it from what dlsym handed out */

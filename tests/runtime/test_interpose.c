@@ -1,9 +1,10 @@
 /* Talks to libcuda the way cudart does — dlopen, dlsym("cuGetProcAddress_v2"),
  * cuGetProcAddress fetched through itself, every other entry point through
  * that — against the fake driver (fake_libcuda.c), to be run under gsan run.
- * Usage: test_interpose errors|leak|clean */
+ * Usage: test_interpose errors|leak|ordered|clean */
 #include <cuda.h>
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -70,6 +71,33 @@ int main(int argc, char **argv) {
     printf("first free: %d\n", Free(a));
     printf("second free: %d\n", Free(a));
     printf("copy into freed memory: %d\n", HtoD(a, buf, 16));
+  } else if (!strcmp(sc, "ordered")) {
+    CUresult (*AllocAsync)(CUdeviceptr *, size_t, CUstream) = get("cuMemAllocAsync", 0);
+    CUresult (*FreeAsync)(CUdeviceptr, CUstream) = get("cuMemFreeAsync", 0);
+    CUresult (*FreeAsync_ptsz)(CUdeviceptr, CUstream) =
+        get("cuMemFreeAsync", CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM);
+    CUresult (*AllocPitch)(CUdeviceptr *, size_t *, size_t, size_t, unsigned) = get("cuMemAllocPitch", 0);
+    uint64_t *synced = dlsym(h, "fake_synced_stream");
+    int *syncs = dlsym(h, "fake_sync_calls");
+    CUstream s = (CUstream)(uintptr_t)0x77;
+    r = AllocAsync(&b, 512, s);
+    printf("cuMemAllocAsync(512): %d, in the arena: %s\n", r, b >= 0x100000000000ull && b < 0x200000000000ull ? "yes" : "no");
+    int n0 = *syncs;
+    r = FreeAsync(b, s);
+    printf("cuMemFreeAsync: %d, after waiting for its stream: %s\n", r, *syncs == n0 + 1 && *synced == 0x77 ? "yes" : "NO");
+    printf("copy into memory freed by cuMemFreeAsync: %d\n", HtoD(b, buf, 16));
+    r = AllocAsync(&b, 64, NULL);
+    r = FreeAsync_ptsz(b, NULL);
+    printf("per-thread variant waits for the per-thread stream: %s\n",
+           r == CUDA_SUCCESS && *synced == (uint64_t)(uintptr_t)CU_STREAM_PER_THREAD ? "yes" : "NO");
+    printf("cuMemFreeAsync again: %d\n", FreeAsync(b, s));
+    size_t pitch = 0;
+    r = AllocPitch(&b, &pitch, 1000, 3, 4);
+    Range(&rb, &rn, b);
+    printf("cuMemAllocPitch(1000 x 3): %d, pitch %zu, %zu bytes\n", r, pitch, rn);
+    printf("copy past the last row: %d\n", HtoD(b + 2 * pitch, buf, pitch + 1));
+    Free(a);
+    Free(b);
   } else if (!strcmp(sc, "leak")) {
     Alloc(&b, 1024); /* a and b stay allocated */
     printf("leaving two allocations\n");
