@@ -386,6 +386,7 @@ static CUresult arena_alloc(CUdeviceptr *dptr, size_t size) {
     *dptr = p;
     return CUDA_SUCCESS;
   }
+  if (st == RT_VMM_ERROR) return (CUresult)rt_arena_last_error(rt_gsan.arena);
   return st == RT_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_UNKNOWN;
 }
 
@@ -407,6 +408,9 @@ static CUresult arena_free(CUdeviceptr ptr, const char *api) {
     rt_depot_note_free(ptr, rt_depot_put(&t));
     return CUDA_SUCCESS;
   }
+  /* after a kernel fault the context refuses every call, the slot table's
+   * update too: that is the driver's error to return, not the caller's bug */
+  if (st == RT_VMM_ERROR) return (CUresult)rt_arena_last_error(rt_gsan.arena);
   rt_region reg = {info.base, info.state == RT_SLOT_NEVER ? 0 : info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
   pthread_mutex_lock(&rt_gsan.lock);
   static stacks sk;

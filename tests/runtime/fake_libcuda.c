@@ -72,8 +72,11 @@ static CUresult copy_in(CUdeviceptr d, const void *h, size_t n) {
   memcpy((void *)d, h, n);
   return CUDA_SUCCESS;
 }
+/* set by the test: a kernel faulted, and the context now refuses copies */
+int fake_sticky_fault;
 static CUresult f_MemcpyHtoD(CUdeviceptr d, const void *h, size_t n) {
   fake_legacy_calls++;
+  if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
   return copy_in(d, h, n);
 }
 static CUresult f_MemcpyHtoD_ptsz(CUdeviceptr d, const void *h, size_t n) {

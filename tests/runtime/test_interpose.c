@@ -1,7 +1,7 @@
 /* Talks to libcuda the way cudart does — dlopen, dlsym("cuGetProcAddress_v2"),
  * cuGetProcAddress fetched through itself, every other entry point through
  * that — against the fake driver (fake_libcuda.c), to be run under gsan run.
- * Usage: test_interpose errors|leak|ordered|clean */
+ * Usage: test_interpose errors|leak|ordered|sticky|clean */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -98,6 +98,9 @@ int main(int argc, char **argv) {
     printf("copy past the last row: %d\n", HtoD(b + 2 * pitch, buf, pitch + 1));
     Free(a);
     Free(b);
+  } else if (!strcmp(sc, "sticky")) {
+    *(int *)dlsym(h, "fake_sticky_fault") = 1;
+    printf("free after a kernel fault: %d (the driver's CUDA_ERROR_LAUNCH_FAILED is 719)\n", Free(a));
   } else if (!strcmp(sc, "leak")) {
     Alloc(&b, 1024); /* a and b stay allocated */
     printf("leaving two allocations\n");
