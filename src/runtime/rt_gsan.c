@@ -452,9 +452,9 @@ static CUresult w_MemFree(CUdeviceptr ptr) {
 ORDERED_WRAPPERS(0)
 ORDERED_WRAPPERS(1)
 
-/* the driver rounds a pitched row up to its texture pitch alignment; 512
- * bytes is what it returns on every GPU we have seen, and a kernel that
- * walks rows by the returned pitch never notices the difference */
+/* the driver rounds a pitched row up to an alignment of its choosing; 512
+ * bytes satisfies every texture pitch alignment, and code that walks rows
+ * by the returned pitch does not depend on the exact value */
 #define RT_PITCH_ALIGN 512u
 static CUresult w_MemAllocPitch(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height, unsigned elem) {
   if (!dptr || !pitch || width == 0 || height == 0 || (elem != 4 && elem != 8 && elem != 16) ||
