@@ -374,15 +374,20 @@ static struct {
   CUresult (*AllocPitch)(CUdeviceptr *, size_t *, size_t, size_t, unsigned);
 } ordered;
 
+/* the host stack of the call being made, kept in the depot */
+static uint32_t stack_here(void) {
+  rt_trace t;
+  rt_trace_capture(&t);
+  return rt_depot_put(&t);
+}
+
 /* an arena slot for size bytes, its allocation stack kept; CUDA_SUCCESS or
  * the driver's error for the failure */
 static CUresult arena_alloc(CUdeviceptr *dptr, size_t size) {
   uint64_t p;
   rt_status st = rt_arena_alloc(rt_gsan.arena, size, &p);
   if (st == RT_OK) {
-    rt_trace t;
-    rt_trace_capture(&t);
-    rt_depot_note_alloc(p, rt_depot_put(&t));
+    rt_depot_note_alloc(p, stack_here());
     *dptr = p;
     return CUDA_SUCCESS;
   }
@@ -403,9 +408,7 @@ static CUresult arena_free(CUdeviceptr ptr, const char *api) {
   rt_alloc_info info;
   rt_status st = rt_arena_free(rt_gsan.arena, ptr, &info);
   if (st == RT_OK) {
-    rt_trace t;
-    rt_trace_capture(&t);
-    rt_depot_note_free(ptr, rt_depot_put(&t));
+    rt_depot_note_free(ptr, stack_here());
     return CUDA_SUCCESS;
   }
   /* after a kernel fault the context refuses every call, the slot table's
