@@ -43,6 +43,7 @@ static struct rt_gsan {
     CUresult (*ModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
     CUresult (*CtxSynchronize)(void);
     CUresult (*StreamSynchronize)(CUstream);
+    CUresult (*StreamIsCapturing)(CUstream, CUstreamCaptureStatus *);
     CUresult (*CtxGetDevice)(CUdevice *);
     CUresult (*DeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
     CUresult (*MemHostRegister)(void *, size_t, unsigned);
@@ -141,6 +142,7 @@ void rt_gsan_init_driver(void *get_proc) {
     GET(MemsetD8, "cuMemsetD8");
     GET(MemcpyHtoD, "cuMemcpyHtoD");
     GET(StreamSynchronize, "cuStreamSynchronize");
+    GET(StreamIsCapturing, "cuStreamIsCapturing");
     *(void **)&rt_gsan.vmm_api.MemAddressReserve = rt_gsan_real("cuMemAddressReserve");
     *(void **)&rt_gsan.vmm_api.MemAddressFree = rt_gsan_real("cuMemAddressFree");
     *(void **)&rt_gsan.vmm_api.MemCreate = rt_gsan_real("cuMemCreate");
@@ -436,21 +438,36 @@ static CUresult w_MemFree(CUdeviceptr ptr) {
   return arena_free(ptr, "cuMemFree");
 }
 
+/* 1 when s is being captured into a graph: its calls then become graph
+ * nodes that run later, and waiting on it would end the capture */
+static int capturing(CUstream s) {
+  CUstreamCaptureStatus c = CU_STREAM_CAPTURE_STATUS_NONE;
+  return rt_gsan.cu.StreamIsCapturing && rt_gsan.cu.StreamIsCapturing(s, &c) == CUDA_SUCCESS &&
+         c != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 /* Stream-ordered allocation: an arena slot is usable at once, which is
  * earlier than the stream needs it. The free waits for the stream, so work
  * queued before it finishes first and work after it finds a freed slot; that
- * costs the overlap cudaFreeAsync allows, and buys the use-after-free check. */
-#define ORDERED_WRAPPERS(V)                                                             \
-  static CUresult w_AllocAsync##V(CUdeviceptr *dptr, size_t size, CUstream s) {       \
-    if (!dptr || size == 0 || ensure_ready() < 0) return ordered.AllocAsync[V](dptr, size, s); \
-    return arena_alloc(dptr, size);                                                     \
-  }                                                                                     \
-  static CUresult w_FreeAsync##V(CUdeviceptr ptr, CUstream s) {                        \
-    if (!ours(ptr)) return ordered.FreeAsync[V](ptr, s);                                \
-    /* stream 0 of the per-thread variant is this thread's stream */                   \
-    CUresult r = rt_gsan.cu.StreamSynchronize(V && !s ? CU_STREAM_PER_THREAD : s);      \
-    if (r != CUDA_SUCCESS) return r;                                                    \
-    return arena_free(ptr, "cuMemFreeAsync");                                           \
+ * costs the overlap cudaFreeAsync allows, and buys the use-after-free check.
+ * Under graph capture the allocation is the driver's (a graph memory node),
+ * and an arena slot freed inside a graph stays live: freeing it now would
+ * fault the captured work that runs when the graph does. */
+#define ORDERED_WRAPPERS(V)                                                                     \
+  static CUresult w_AllocAsync##V(CUdeviceptr *dptr, size_t size, CUstream s) {               \
+    /* stream 0 of the per-thread variant is this thread's stream */                           \
+    CUstream real = V && !s ? CU_STREAM_PER_THREAD : s;                                         \
+    if (!dptr || size == 0 || ensure_ready() < 0 || capturing(real))                            \
+      return ordered.AllocAsync[V](dptr, size, s);                                              \
+    return arena_alloc(dptr, size);                                                             \
+  }                                                                                             \
+  static CUresult w_FreeAsync##V(CUdeviceptr ptr, CUstream s) {                                \
+    if (!ours(ptr)) return ordered.FreeAsync[V](ptr, s);                                        \
+    CUstream real = V && !s ? CU_STREAM_PER_THREAD : s;                                         \
+    if (capturing(real)) return CUDA_SUCCESS;                                                   \
+    CUresult r = rt_gsan.cu.StreamSynchronize(real);                                            \
+    if (r != CUDA_SUCCESS) return r;                                                            \
+    return arena_free(ptr, "cuMemFreeAsync");                                                   \
   }
 ORDERED_WRAPPERS(0)
 ORDERED_WRAPPERS(1)

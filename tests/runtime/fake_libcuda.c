@@ -124,6 +124,11 @@ static CUresult f_StreamSynchronize(CUstream s) {
   fake_sync_calls++;
   return CUDA_SUCCESS;
 }
+/* stream 0x99 is being captured into a graph */
+static CUresult f_StreamIsCapturing(CUstream s, CUstreamCaptureStatus *c) {
+  *c = (uintptr_t)s == 0x99 ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+  return CUDA_SUCCESS;
+}
 static CUresult f_MemAllocAsync(CUdeviceptr *p, size_t n, CUstream s) {
   (void)s;
   return f_MemAlloc(p, n);
@@ -153,6 +158,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuMemFreeAsync", (void *)f_MemFreeAsync},
       {"cuMemAllocPitch", (void *)f_MemAllocPitch},
       {"cuStreamSynchronize", (void *)f_StreamSynchronize},
+      {"cuStreamIsCapturing", (void *)f_StreamIsCapturing},
       {"cuMemAddressReserve", (void *)f_MemAddressReserve},
       {"cuMemAddressFree", (void *)f_MemAddressFree},
       {"cuMemCreate", (void *)f_MemCreate},

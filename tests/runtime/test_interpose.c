@@ -96,6 +96,16 @@ int main(int argc, char **argv) {
     Range(&rb, &rn, b);
     printf("cuMemAllocPitch(1000 x 3): %d, pitch %zu, %zu bytes\n", r, pitch, rn);
     printf("copy past the last row: %d\n", HtoD(b + 2 * pitch, buf, pitch + 1));
+    CUstream graph = (CUstream)(uintptr_t)0x99; /* being captured */
+    CUdeviceptr g = 0;
+    r = AllocAsync(&g, 256, graph);
+    printf("cuMemAllocAsync under capture: %d, the driver's: %s\n", r,
+           g && !(g >= 0x100000000000ull && g < 0x200000000000ull) ? "yes" : "NO");
+    n0 = *syncs;
+    r = FreeAsync(b, graph);
+    Range(&rb, &rn, b);
+    printf("cuMemFreeAsync of a slot under capture: %d, no wait: %s, still live: %s\n", r,
+           *syncs == n0 ? "yes" : "NO", rn == 3072 ? "yes" : "NO");
     Free(a);
     Free(b);
   } else if (!strcmp(sc, "sticky")) {
