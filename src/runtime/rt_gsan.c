@@ -44,6 +44,9 @@ static struct rt_gsan {
     CUresult (*CtxSynchronize)(void);
     CUresult (*StreamSynchronize)(CUstream);
     CUresult (*StreamIsCapturing)(CUstream, CUstreamCaptureStatus *);
+    CUresult (*StreamCreate)(CUstream *, unsigned);
+    CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+    CUresult (*ThreadExchangeStreamCaptureMode)(CUstreamCaptureMode *);
     CUresult (*CtxGetDevice)(CUdevice *);
     CUresult (*DeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
     CUresult (*MemHostRegister)(void *, size_t, unsigned);
@@ -62,6 +65,7 @@ static struct rt_gsan {
   int ntables;
   rt_log log;
   pthread_t monitor;
+  CUstream own_stream; /* non-blocking, for gsan's own copies; 0 when none */
   volatile int stop;
 } rt_gsan = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -143,6 +147,9 @@ void rt_gsan_init_driver(void *get_proc) {
     GET(MemcpyHtoD, "cuMemcpyHtoD");
     GET(StreamSynchronize, "cuStreamSynchronize");
     GET(StreamIsCapturing, "cuStreamIsCapturing");
+    GET(StreamCreate, "cuStreamCreate");
+    GET(MemcpyHtoDAsync, "cuMemcpyHtoDAsync");
+    GET(ThreadExchangeStreamCaptureMode, "cuThreadExchangeStreamCaptureMode");
     *(void **)&rt_gsan.vmm_api.MemAddressReserve = rt_gsan_real("cuMemAddressReserve");
     *(void **)&rt_gsan.vmm_api.MemAddressFree = rt_gsan_real("cuMemAddressFree");
     *(void **)&rt_gsan.vmm_api.MemCreate = rt_gsan_real("cuMemCreate");
@@ -287,6 +294,8 @@ static int ensure_ready(void) {
     goto out;
   }
   rt_ring_init(&rt_gsan.ring, mem, cap);
+  if (!rt_gsan.cu.StreamCreate || rt_gsan.cu.StreamCreate(&rt_gsan.own_stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
+    rt_gsan.own_stream = 0;
   rt_arena_ctx(rt_gsan.arena, rt_gsan.ctx);
   memcpy(rt_gsan.ctx + GSAN_CTX_RING, &dring, 8);
   memcpy(rt_gsan.ctx + GSAN_CTX_RING_CTL, &rt_gsan.ring_ctl, 8);
@@ -328,8 +337,21 @@ static void keep_tables(const void *image) {
   pthread_mutex_unlock(&rt_gsan.lock);
 }
 
+/* A lazily loaded module can arrive while a stream is being captured into a
+ * graph (its first kernel launch is captured). A synchronous copy on the
+ * legacy stream would end that capture; a copy on gsan's own non-blocking
+ * stream, in relaxed capture mode for this thread, leaves it alone. */
 static void fill_ctx(CUdeviceptr g, size_t bytes) {
-  if (bytes == GSAN_CTX_BYTES) rt_gsan.cu.MemcpyHtoD(g, rt_gsan.ctx, GSAN_CTX_BYTES);
+  if (bytes != GSAN_CTX_BYTES) return;
+  if (!rt_gsan.own_stream || !rt_gsan.cu.MemcpyHtoDAsync || !rt_gsan.cu.ThreadExchangeStreamCaptureMode) {
+    rt_gsan.cu.MemcpyHtoD(g, rt_gsan.ctx, GSAN_CTX_BYTES);
+    return;
+  }
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+  if (rt_gsan.cu.MemcpyHtoDAsync(g, rt_gsan.ctx, GSAN_CTX_BYTES, rt_gsan.own_stream) == CUDA_SUCCESS)
+    rt_gsan.cu.StreamSynchronize(rt_gsan.own_stream);
+  rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
 }
 
 static CUresult w_LibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jo, void **jv, unsigned nj,
