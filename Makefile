@@ -68,11 +68,11 @@ corpus: deps
 
 # the runtime's CPU tests, against a fake of the driver's VMM calls
 RT_TEST_SRC := src/runtime/rt_arena.c tests/runtime/fake_vmm.c
-$(BUILD)/bin/test_arena: $(RT_TEST_SRC) tests/runtime/test_arena.c $(HDR) tests/runtime/fake_vmm.h
+$(BUILD)/bin/test_arena: $(RT_TEST_SRC) tests/runtime/test_arena.c $(HDR) tests/runtime/fake_vmm.h tests/runtime/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(RT_TEST_SRC) tests/runtime/test_arena.c -o $@ -lpthread
 
-$(BUILD)/bin/test_flags: src/runtime/rt_flags.c tests/runtime/test_flags.c $(HDR)
+$(BUILD)/bin/test_flags: src/runtime/rt_flags.c tests/runtime/test_flags.c $(HDR) tests/runtime/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) src/runtime/rt_flags.c tests/runtime/test_flags.c -o $@
 
@@ -82,7 +82,7 @@ $(BUILD)/bin/test_report: $(REPORT_SRC) tests/runtime/test_report.c $(HDR)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) tests/runtime/test_report.c -o $@ -lstdc++
 
 # the ring protocol is about concurrency: ThreadSanitizer watches it
-$(BUILD)/bin/test_ring: src/runtime/rt_ring.c tests/runtime/test_ring.c $(HDR)
+$(BUILD)/bin/test_ring: src/runtime/rt_ring.c tests/runtime/test_ring.c $(HDR) tests/runtime/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g -fsanitize=thread src/runtime/rt_ring.c tests/runtime/test_ring.c -o $@ -lpthread
 

@@ -363,14 +363,24 @@ static void fill_info(const rt_arena *a, unsigned k, uint64_t s, const slot_meta
   info->seq = m ? m->seq : 0;
 }
 
+/* the slot holding ptr, its class locked and its state in info; NULL (and
+ * nothing locked) when ptr is outside the arena */
+static rt_class *lock_slot(rt_arena *a, uint64_t ptr, unsigned *k, uint64_t *s, slot_meta **m,
+                           rt_alloc_info *info) {
+  if (!locate(a, ptr, k, s)) return NULL;
+  rt_class *c = &a->cls[*k];
+  pthread_mutex_lock(&c->lock);
+  *m = sparse_at(&c->slots, *s, 0);
+  fill_info(a, *k, *s, *m, info);
+  return c;
+}
+
 rt_status rt_arena_find(rt_arena *a, uint64_t ptr, rt_alloc_info *info) {
   unsigned k;
   uint64_t s;
-  if (!locate(a, ptr, &k, &s)) return RT_NOT_OURS;
-  rt_class *c = &a->cls[k];
-  pthread_mutex_lock(&c->lock);
-  slot_meta *m = sparse_at(&c->slots, s, 0);
-  fill_info(a, k, s, m, info);
+  slot_meta *m;
+  rt_class *c = lock_slot(a, ptr, &k, &s, &m, info);
+  if (!c) return RT_NOT_OURS;
   pthread_mutex_unlock(&c->lock);
   return RT_OK;
 }
@@ -385,11 +395,9 @@ int rt_arena_range_ok(rt_arena *a, uint64_t ptr, uint64_t len) {
 rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info) {
   unsigned k;
   uint64_t s;
-  if (!locate(a, ptr, &k, &s)) return RT_NOT_OURS;
-  rt_class *c = &a->cls[k];
-  pthread_mutex_lock(&c->lock);
-  slot_meta *m = sparse_at(&c->slots, s, 0);
-  fill_info(a, k, s, m, info);
+  slot_meta *m;
+  rt_class *c = lock_slot(a, ptr, &k, &s, &m, info);
+  if (!c) return RT_NOT_OURS;
   rt_status st = RT_OK;
   if (!m || m->state == RT_SLOT_NEVER) st = RT_INVALID_FREE;
   else if (m->state == RT_SLOT_FREED) st = RT_DOUBLE_FREE;

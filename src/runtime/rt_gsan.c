@@ -390,13 +390,14 @@ static CUresult w_ModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, C
 }
 
 /* ---- allocation ---- */
-/* the driver's functions for the stream-ordered calls, per variant:
- * [0] legacy stream, [1] per-thread stream */
+/* the driver's own allocation calls that the arena stands in for, there for
+ * what gsan hands back (capture, bad arguments, foreign pointers); the
+ * stream-ordered ones per variant: [0] legacy stream, [1] per-thread stream */
 static struct {
   CUresult (*AllocAsync[2])(CUdeviceptr *, size_t, CUstream);
   CUresult (*FreeAsync[2])(CUdeviceptr, CUstream);
   CUresult (*AllocPitch)(CUdeviceptr *, size_t *, size_t, size_t, unsigned);
-} ordered;
+} alloc_real;
 
 /* the host stack of the call being made, kept in the depot */
 static uint32_t stack_here(void) {
@@ -480,11 +481,11 @@ static int capturing(CUstream s) {
     /* stream 0 of the per-thread variant is this thread's stream */                           \
     CUstream real = V && !s ? CU_STREAM_PER_THREAD : s;                                         \
     if (!dptr || size == 0 || ensure_ready() < 0 || capturing(real))                            \
-      return ordered.AllocAsync[V](dptr, size, s);                                              \
+      return alloc_real.AllocAsync[V](dptr, size, s);                                              \
     return arena_alloc(dptr, size);                                                             \
   }                                                                                             \
   static CUresult w_FreeAsync##V(CUdeviceptr ptr, CUstream s) {                                \
-    if (!ours(ptr)) return ordered.FreeAsync[V](ptr, s);                                        \
+    if (!ours(ptr)) return alloc_real.FreeAsync[V](ptr, s);                                        \
     CUstream real = V && !s ? CU_STREAM_PER_THREAD : s;                                         \
     if (capturing(real)) return CUDA_SUCCESS;                                                   \
     CUresult r = rt_gsan.cu.StreamSynchronize(real);                                            \
@@ -501,7 +502,7 @@ ORDERED_WRAPPERS(1)
 static CUresult w_MemAllocPitch(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height, unsigned elem) {
   if (!dptr || !pitch || width == 0 || height == 0 || (elem != 4 && elem != 8 && elem != 16) ||
       ensure_ready() < 0)
-    return ordered.AllocPitch(dptr, pitch, width, height, elem);
+    return alloc_real.AllocPitch(dptr, pitch, width, height, elem);
   size_t p = (width + RT_PITCH_ALIGN - 1) / RT_PITCH_ALIGN * RT_PITCH_ALIGN;
   if (p < width || height > SIZE_MAX / p) return CUDA_ERROR_OUT_OF_MEMORY;
   CUresult r = arena_alloc(dptr, p * height);
@@ -669,9 +670,9 @@ void *rt_hook_for(const char *name, cuuint64_t flags, void *real_fn) {
   } hooks[] = {
       {"cuMemAlloc", {(void *)w_MemAlloc, (void *)w_MemAlloc}, NULL, 1},
       {"cuMemFree", {(void *)w_MemFree, (void *)w_MemFree}, NULL, 1},
-      {"cuMemAllocPitch", {(void *)w_MemAllocPitch, (void *)w_MemAllocPitch}, (void **)&ordered.AllocPitch, 1},
-      {"cuMemAllocAsync", {(void *)w_AllocAsync0, (void *)w_AllocAsync1}, (void **)ordered.AllocAsync, 2},
-      {"cuMemFreeAsync", {(void *)w_FreeAsync0, (void *)w_FreeAsync1}, (void **)ordered.FreeAsync, 2},
+      {"cuMemAllocPitch", {(void *)w_MemAllocPitch, (void *)w_MemAllocPitch}, (void **)&alloc_real.AllocPitch, 1},
+      {"cuMemAllocAsync", {(void *)w_AllocAsync0, (void *)w_AllocAsync1}, (void **)alloc_real.AllocAsync, 2},
+      {"cuMemFreeAsync", {(void *)w_FreeAsync0, (void *)w_FreeAsync1}, (void **)alloc_real.FreeAsync, 2},
       {"cuLibraryLoadData", {(void *)w_LibraryLoadData, (void *)w_LibraryLoadData}, NULL, 1},
       {"cuModuleLoadData", {(void *)w_ModuleLoadData, (void *)w_ModuleLoadData}, NULL, 1},
       {"cuModuleLoadDataEx", {(void *)w_ModuleLoadDataEx, (void *)w_ModuleLoadDataEx}, NULL, 1},

@@ -11,17 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, checks;
-#define CHECK(cond, ...)                                              \
-  do {                                                                \
-    checks++;                                                         \
-    if (!(cond)) {                                                    \
-      failures++;                                                     \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                   \
-      fputc('\n', stderr);                                            \
-    }                                                                 \
-  } while (0)
+#include "check.h"
 
 #define MiB (1ull << 20)
 static const uint64_t GRANULE = 2 * MiB;

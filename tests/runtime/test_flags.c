@@ -4,15 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures, checks;
-#define CHECK(cond, what)                                                        \
-  do {                                                                           \
-    checks++;                                                                    \
-    if (!(cond)) {                                                               \
-      failures++;                                                                \
-      fprintf(stderr, "%s:%d: check failed: %s (%s)\n", __FILE__, __LINE__, #cond, what); \
-    }                                                                            \
-  } while (0)
+#include "check.h"
 
 static int parse(rt_flags *f, const char *spec, char *err) {
   err[0] = 0;
@@ -35,7 +27,7 @@ int main(void) {
   CHECK(parse(&f, "exitcode=5:exitcode=7", err) == 0 && f.exitcode == 7, "the last one wins");
   CHECK(parse(&f, "log_path=/tmp/gsan.%p.log", err) == 0, "string");
   rt_flags_log_path(&f, 4242, path, sizeof path);
-  CHECK(!strcmp(path, "/tmp/gsan.4242.log"), "%p becomes the pid");
+  CHECK(!strcmp(path, "/tmp/gsan.4242.log"), "%%p becomes the pid");
   CHECK(parse(&f, "exitcode=9:nosuch=1:exitcode=3", err) < 0 && f.exitcode == 9 &&
             !strcmp(err, "GSAN_OPTIONS: unknown option 'nosuch' (see gsan help options)"),
         "an unknown option stops the parse; what came before stays");

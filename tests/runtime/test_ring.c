@@ -13,16 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-#define CHECK(cond, ...)                                                          \
-  do {                                                                            \
-    if (!(cond)) {                                                                \
-      failures++;                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);    \
-      fprintf(stderr, __VA_ARGS__);                                               \
-      fputc('\n', stderr);                                                        \
-    }                                                                             \
-  } while (0)
+#include "check.h"
 
 typedef struct device { _Atomic uint32_t head, dropped; } device; /* the control block */
 
