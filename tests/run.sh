@@ -7,7 +7,7 @@ BUILD=$(cd "$BUILD" && pwd)
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 LOG="$BUILD/test-log.txt"
 JOBS=$(nproc 2>/dev/null || echo 2)
-python3 -c "from lit.main import main; main()" -sv -j "$JOBS" --param build="$BUILD" "$TOP/tests" "$TOP/tests/corpus" >"$LOG" 2>&1
+python3 -c "from lit.main import main; main()" -sv -j "$JOBS" --param build="$BUILD" "$TOP/tests" "$TOP/tests/corpus" "$TOP/tests/bugs" >"$LOG" 2>&1
 rc=$?
 grep -E '^(FAIL|UNRESOLVED|XPASS|TIMEOUT)' "$LOG" || true
 grep -A40 -E '^\*{4,} TEST .* FAILED' "$LOG" | head -200 || true

@@ -56,21 +56,51 @@ static int root_slot_for(ptx_fstate *fs, int def) {
 }
 
 /* .loc tracking for the site table */
-typedef struct loc { int file, line, col, call_file, call_line; } loc;
+#define LOC_CHAIN 64
+typedef struct loc {
+  int file, line, col, call_file, call_line;
+  /* recent .loc lines that were themselves inlined, with where: a nested
+   * inline names only its immediate caller, whose own .loc came before */
+  struct { int file, line, col, cfile, cline, ccol; } chain[LOC_CHAIN];
+  int nchain;
+} loc;
 
 /* .loc F L C [, function_name X] [, inlined_at F2 L2 C2]: inlined code also
- * says where it was inlined, which is the line the reader wrote */
+ * says where it was inlined. Nested inlining (a library helper inside a
+ * header inside the kernel) is followed back through the earlier .locs to
+ * the outermost call, which is the line the reader wrote. */
 static void note_loc(loc *l, const ptx_stmt *s) {
   if (s->kind != ST_DIRECTIVE || !ptx_tok_is(&s->toks[0], ".loc") || s->ntok < 3) return;
   l->file = atoi(s->toks[1].text);
   l->line = atoi(s->toks[2].text);
   l->col = s->ntok > 3 && s->toks[3].kind == TK_NUMBER ? atoi(s->toks[3].text) : 0;
   l->call_file = l->call_line = 0;
-  for (int i = 4; i + 2 < s->ntok; i++)
-    if (ptx_tok_is(&s->toks[i], "inlined_at") && s->toks[i + 1].kind == TK_NUMBER && s->toks[i + 2].kind == TK_NUMBER) {
-      l->call_file = atoi(s->toks[i + 1].text);
-      l->call_line = atoi(s->toks[i + 2].text);
+  for (int i = 4; i + 2 < s->ntok; i++) {
+    if (!ptx_tok_is(&s->toks[i], "inlined_at") || s->toks[i + 1].kind != TK_NUMBER || s->toks[i + 2].kind != TK_NUMBER)
+      continue;
+    int cf = atoi(s->toks[i + 1].text), cl = atoi(s->toks[i + 2].text);
+    int cc = i + 3 < s->ntok && s->toks[i + 3].kind == TK_NUMBER ? atoi(s->toks[i + 3].text) : 0;
+    int slot = l->nchain++ % LOC_CHAIN;
+    l->chain[slot].file = l->file;
+    l->chain[slot].line = l->line;
+    l->chain[slot].col = l->col;
+    l->chain[slot].cfile = cf;
+    l->chain[slot].cline = cl;
+    l->chain[slot].ccol = cc;
+    for (int depth = 0; depth < LOC_CHAIN; depth++) {
+      int found = -1, n = l->nchain < LOC_CHAIN ? l->nchain : LOC_CHAIN;
+      for (int k = 1; k < n && found < 0; k++) { /* newest first, not this .loc itself */
+        int j = ((l->nchain - 1 - k) % LOC_CHAIN + LOC_CHAIN) % LOC_CHAIN;
+        if (l->chain[j].file == cf && l->chain[j].line == cl && l->chain[j].col == cc) found = j;
+      }
+      if (found < 0) break;
+      cf = l->chain[found].cfile;
+      cl = l->chain[found].cline;
+      cc = l->chain[found].ccol;
     }
+    l->call_file = cf;
+    l->call_line = cl;
+  }
 }
 
 static const char *file_name(ptx_fstate *fs, int index) {
@@ -89,7 +119,8 @@ static void add_check(ptx_fstate *fs, const ptx_check *c) {
 /* ---- step 1: find accesses, resolve roots, record checks ---- */
 static void collect(ptx_fstate *fs) {
   ptx_fn *fn = &fs->fn;
-  loc l = {0, 0, 0, 0, 0};
+  loc l;
+  memset(&l, 0, sizeof l);
   for (int i = 0; i < fn->nst; i++) {
     ptx_stmt *s = fn->st[i];
     note_loc(&l, s);

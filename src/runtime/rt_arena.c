@@ -213,9 +213,14 @@ rt_status rt_arena_create(const rt_vmm *vmm, const rt_arena_params *p, rt_arena 
   return RT_OK;
 }
 
+/* The smallest class whose slots are larger than size: a pointer one past
+ * the end (a loop's end, an `end` argument) must stay in its allocation's
+ * slot, or the lookup from it would find the next slot's bounds and a
+ * correct end[-1] would fail its check. Exact powers of two thus take the
+ * next class: twice the memory below a granule, only address space above. */
 static unsigned class_of_size(const rt_arena *a, uint64_t size) {
   unsigned s = a->p.min_shift;
-  while (s < 64 && (1ull << s) < size) s++;
+  while (s < 64 && (1ull << s) <= size) s++;
   return s - a->p.min_shift;
 }
 

@@ -29,7 +29,15 @@ int rt_image_kind(const void *image, const void **fatbin, size_t *len) {
     *len = (size_t)(p[6] | p[7] << 8) + rd64(p + 8);
     return RT_IMAGE_FATBIN;
   }
-  if (!memcmp(p, ELFMAG, SELFMAG)) return RT_IMAGE_ELF;
+  if (!memcmp(p, ELFMAG, SELFMAG)) {
+    /* a cubin passed alone carries no length: its section headers end it */
+    if (p[EI_CLASS] != ELFCLASS64) return RT_IMAGE_UNKNOWN;
+    Elf64_Ehdr eh;
+    memcpy(&eh, p, sizeof eh);
+    *fatbin = p;
+    *len = (size_t)(eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize);
+    return RT_IMAGE_ELF;
+  }
   return RT_IMAGE_PTX; /* the driver treats anything else as PTX text */
 }
 

@@ -40,6 +40,9 @@ static const option table[] = {
      "device error records buffered between drains (a power of two)", NULL, 16, 1 << 24},
     {"monitor_ms", K_INT, FIELD(monitor_ms), "2", "how often, in ms, the monitor thread prints device errors", NULL,
      1, 10000},
+    {"async_tables", K_BOOL, FIELD(async_tables), "1",
+     "queue slot-table writes on gsan's stream and order launches after them (0: a synchronous copy per "
+     "allocation and free)", NULL, 0, 0},
 };
 #undef FIELD
 

@@ -1,19 +1,119 @@
-/* libgsan's one piece of global state and the hooks it installs. Everything
- * the interposed calls share lives in `rt_gsan` (rt_gsan.c). */
+/* libgsan's one context and what its hook files share. Everything the
+ * interposed calls share lives in `rt_gsan` (defined in rt_gsan.c); each
+ * rt_hooks_*.c file holds the wrappers of one family of driver calls and
+ * lists them in its hook table, which rt_hooks.c hands to the interposer. */
 #ifndef GSAN_RT_GSAN_H
 #define GSAN_RT_GSAN_H
 
+#include "rt_arena.h"
+#include "rt_flags.h"
+#include "rt_report.h"
+#include "rt_ring.h"
+#include "rt_seen.h"
+#include "rt_stack.h"
+#include "rt_vmm_cuda.h"
+
 #include <cuda.h>
+#include <gsan/abi.h>
+#include <pthread.h>
 
-/* Called with the driver's cuGetProcAddress the first time cudart asks for
- * it: from then on gsan can fetch the driver's real functions. */
+#define RT_MAX_TABLES 1024
+
+typedef CUresult (*rt_get_proc_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
+
+typedef struct rt_gsan_ctx {
+  pthread_mutex_t lock; /* reports, the site tables, set-up */
+  rt_get_proc_fn get_proc;
+  rt_flags flags;
+  int ready, failed;
+  struct { /* the driver's functions gsan itself calls */
+    CUresult (*MemAlloc)(CUdeviceptr *, size_t);
+    CUresult (*MemFree)(CUdeviceptr);
+    CUresult (*LibraryGetGlobal)(CUdeviceptr *, size_t *, CUlibrary, const char *);
+    CUresult (*ModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
+    CUresult (*CtxSynchronize)(void);
+    CUresult (*StreamSynchronize)(CUstream);
+    CUresult (*StreamIsCapturing)(CUstream, CUstreamCaptureStatus *);
+    CUresult (*StreamCreate)(CUstream *, unsigned);
+    CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+    CUresult (*ThreadExchangeStreamCaptureMode)(CUstreamCaptureMode *);
+    CUresult (*CtxGetDevice)(CUdevice *);
+    CUresult (*DeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
+    CUresult (*MemHostRegister)(void *, size_t, unsigned);
+    CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
+    CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
+    CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  } cu;
+  rt_cuda_api vmm_api;
+  rt_vmm vmm;
+  rt_arena *arena;
+  int device; /* the arena's */
+  int arch;   /* e.g. 90 */
+  rt_ring ring;
+  CUdeviceptr ring_ctl;
+  unsigned char ctx[GSAN_CTX_BYTES];
+  rt_site_table *tables[RT_MAX_TABLES];
+  int ntables;
+  rt_seen seen; /* device reports per site: printed once, then counted */
+  rt_log log;
+  pthread_t monitor;
+  CUstream own_stream; /* non-blocking, for gsan's own copies; 0 when none */
+  volatile int stop;
+} rt_gsan_ctx;
+
+extern rt_gsan_ctx rt_gsan;
+
+/* Called with the driver's cuGetProcAddress the first time the program asks
+ * for it: from then on gsan can fetch the driver's real functions. */
 void rt_gsan_init_driver(void *real_get_proc_address);
-
 /* The driver's own function for name (after rt_gsan_init_driver), or NULL. */
 void *rt_gsan_real(const char *name);
+/* The arena and the ring for the current context's device; 0 when usable. */
+int rt_gsan_ensure_ready(void);
+/* Prints the device records written so far; final after a fault or at exit
+ * (takes records whose writer died mid-write). In halt mode a device report
+ * ends the process with exitcode. */
+void rt_gsan_drain(int final);
+/* Keeps a loaded module's site tables (takes them; duplicates are freed). */
+void rt_gsan_add_tables(rt_site_table **tables, int n);
+/* Drains after a driver call returned r (final when r says the context
+ * is lost, as after a trap); returns r. */
+CUresult rt_gsan_drain_after(CUresult r);
+/* A one-line message from gsan itself (not a report). */
+void rt_gsan_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Orders a launch on stream s after the slot-table writes queued so far
+ * (rt_vmm_cuda_order): every launch path calls it first. 0 or a CUresult. */
+int rt_gsan_order_launch(CUstream s);
+/* 1 when s is being captured into a graph: its calls then become graph
+ * nodes that run later, and waiting on it would end the capture */
+int rt_gsan_capturing(CUstream s);
+
+/* the host stacks a report shows: where the region was allocated and freed,
+ * and the call being reported (symbolised when printed: reports are rare) */
+typedef struct rt_stacks {
+  rt_stack alloc, freed, call;
+  char buf[3][4096];
+} rt_stacks;
+void rt_gsan_region_stacks(uint64_t base, int freed, rt_region *reg, rt_stacks *s);
+const rt_stack *rt_gsan_call_stack(rt_stacks *s);
+/* the host stack of the call being made, kept in the depot */
+uint32_t rt_gsan_stack_here(void);
+
+/* One interposed driver entry point. */
+typedef struct rt_hook {
+  const char *name;
+  void *mine[2];   /* gsan's wrapper: [0] legacy stream, [1] per-thread stream */
+  void **real;     /* where the driver's function goes; NULL: fetched at start-up */
+  int variants;    /* 2: the per-thread-stream variant is its own function */
+  int min_version; /* the driver API versions this signature serves: [min, max) */
+  int max_version; /* 0: no upper bound */
+} rt_hook;
+
+/* the hook tables, each ended by an entry with no name */
+extern const rt_hook rt_hooks_alloc[], rt_hooks_copy[], rt_hooks_module[], rt_hooks_query[], rt_hooks_sync[];
 
 /* gsan's wrapper for a driver entry point, or NULL when it is not hooked.
- * real is what the driver returned for (name, flags). */
-void *rt_hook_for(const char *name, cuuint64_t flags, void *real);
+ * real is what the driver returned for (name, flags, version). */
+void *rt_hook_for(const char *name, cuuint64_t flags, int version, void *real);
 
 #endif

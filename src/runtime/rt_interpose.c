@@ -28,16 +28,36 @@ static CUresult gsan_cuGetProcAddress(const char *symbol, void **pfn, int versio
     *pfn = (void *)gsan_cuGetProcAddress;
     return r;
   }
-  void *mine = rt_hook_for(symbol, flags, *pfn);
+  void *mine = rt_hook_for(symbol, flags, version, *pfn);
   if (mine) *pfn = mine;
   return r;
 }
 
 static void ensure_driver(void);
 
+/* A driver entry point that a program dlsyms from libcuda by its symbol name,
+ * not through cuGetProcAddress (PyTorch and Triton do, for some): libgsan
+ * exports the hooked ones under the same names (below), so it hands out its
+ * own. Only for functions that really are libcuda's. */
+static void *own_export(const char *name, void *real) {
+  Dl_info d;
+  if (strncmp(name, "cu", 2) || !dladdr(real, &d) || !d.dli_fname || !strstr(d.dli_fname, "libcuda.so")) return real;
+  static void *self;
+  if (!self) {
+    Dl_info me;
+    if (dladdr((void *)own_export, &me) && me.dli_fname) self = dlopen(me.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+    if (!self) return real;
+  }
+  void *mine = rt_real_dlsym(self, name);
+  if (!mine || mine == real) return real;
+  ensure_driver();
+  return mine;
+}
+
 /* What to hand out for name, given the real function. */
 static void *intercept(const char *name, void *real) {
-  if (!real || !name || strncmp(name, "cuGetProcAddress", 16)) return real;
+  if (!real || !name) return real;
+  if (strncmp(name, "cuGetProcAddress", 16)) return own_export(name, real);
   if (real == (void *)cuGetProcAddress) {
     /* a lookup in the global scope (RTLD_DEFAULT) found gsan's own export,
      * which must not become "the driver's" */
@@ -68,19 +88,22 @@ static void ensure_driver(void) {
   if (h) intercept("cuGetProcAddress_v2", rt_real_dlsym(h, "cuGetProcAddress_v2"));
 }
 
+/* the API version of the exported names: what this cuda.h declares */
+#define RT_EXPORT_VERSION CUDA_VERSION
+
 /* gsan's hook for name, or the driver's own function when it is not hooked */
 static void *export_target(const char *name) {
   ensure_driver();
   void *r = rt_gsan_real(name);
-  void *mine = r ? rt_hook_for(name, 0, r) : NULL;
+  void *mine = r ? rt_hook_for(name, 0, RT_EXPORT_VERSION, r) : NULL;
   return mine ? mine : r;
 }
 
 #define EXPORT(name, params, args)                                     \
   CUresult name params {                                              \
-    static CUresult(*f) params;                                       \
-    if (!f) *(void **)&f = export_target(#name);                      \
-    return f ? f args : CUDA_ERROR_NOT_INITIALIZED;                   \
+    static CUresult(*real_) params;                                   \
+    if (!real_) *(void **)&real_ = export_target(#name);              \
+    return real_ ? real_ args : CUDA_ERROR_NOT_INITIALIZED;           \
   }
 /* cuda.h maps these names to their _v2 symbols, which is what -lcuda links */
 EXPORT(cuMemAlloc, (CUdeviceptr * p, size_t n), (p, n))
@@ -106,7 +129,48 @@ EXPORT(cuLibraryLoadData,
        (CUlibrary * l, const void *c, CUjit_option *jo, void **jv, unsigned nj, CUlibraryOption *lo, void **lv,
         unsigned nl),
        (l, c, jo, jv, nj, lo, lv, nl))
+EXPORT(cuMemAllocFromPoolAsync, (CUdeviceptr * p, size_t n, CUmemoryPool pool, CUstream s), (p, n, pool, s))
+EXPORT(cuMemPoolCreate, (CUmemoryPool * pool, const CUmemPoolProps *props), (pool, props))
+EXPORT(cuMemPoolDestroy, (CUmemoryPool pool), (pool))
+EXPORT(cuMemcpyPeer, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n), (d, dc, s, sc, n))
+EXPORT(cuMemcpyPeerAsync, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st),
+       (d, dc, s, sc, n, st))
+EXPORT(cuMemcpy2D, (const CUDA_MEMCPY2D *c), (c))
+EXPORT(cuMemcpy2DUnaligned, (const CUDA_MEMCPY2D *c), (c))
+EXPORT(cuMemcpy2DAsync, (const CUDA_MEMCPY2D *c, CUstream st), (c, st))
+EXPORT(cuMemcpy3D, (const CUDA_MEMCPY3D *c), (c))
+EXPORT(cuMemcpy3DAsync, (const CUDA_MEMCPY3D *c, CUstream st), (c, st))
+EXPORT(cuMemcpy3DPeer, (const CUDA_MEMCPY3D_PEER *c), (c))
+EXPORT(cuMemcpy3DPeerAsync, (const CUDA_MEMCPY3D_PEER *c, CUstream st), (c, st))
+EXPORT(cuMemcpyBatchAsync,
+       (CUdeviceptr * d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a, size_t *ai, size_t na,
+        CUstream st),
+       (d, s, n, count, a, ai, na, st))
+EXPORT(cuMemsetD16Async, (CUdeviceptr d, unsigned short v, size_t n, CUstream st), (d, v, n, st))
+EXPORT(cuMemsetD32Async, (CUdeviceptr d, unsigned int v, size_t n, CUstream st), (d, v, n, st))
+EXPORT(cuMemsetD2D8, (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h), (d, p, v, w, h))
+EXPORT(cuMemsetD2D8Async, (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream st),
+       (d, p, v, w, h, st))
+EXPORT(cuMemsetD2D16, (CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h), (d, p, v, w, h))
+EXPORT(cuMemsetD2D16Async, (CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream st),
+       (d, p, v, w, h, st))
+EXPORT(cuMemsetD2D32, (CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h), (d, p, v, w, h))
+EXPORT(cuMemsetD2D32Async, (CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream st),
+       (d, p, v, w, h, st))
 EXPORT(cuCtxSynchronize, (void), ())
+EXPORT(cuStreamSynchronize, (CUstream s), (s))
+EXPORT(cuStreamQuery, (CUstream s), (s))
+EXPORT(cuEventSynchronize, (CUevent e), (e))
+EXPORT(cuLaunchKernel,
+       (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh,
+        CUstream s, void **args, void **extra),
+       (f, gx, gy, gz, bx, by, bz, sh, s, args, extra))
+EXPORT(cuLaunchKernelEx, (const CUlaunchConfig *c, CUfunction f, void **args, void **extra), (c, f, args, extra))
+EXPORT(cuLaunchCooperativeKernel,
+       (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh,
+        CUstream s, void **args),
+       (f, gx, gy, gz, bx, by, bz, sh, s, args))
+EXPORT(cuGraphLaunch, (CUgraphExec g, CUstream s), (g, s))
 
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, cuuint64_t flags,
                           CUdriverProcAddressQueryResult *status) {

@@ -241,3 +241,29 @@ void rt_report_leaks(rt_log *log, const rt_err_leaks *e) {
        (unsigned long long)e->count);
   fflush(log->out);
 }
+
+/* not a new error: the count behind reports already made (or held back) */
+void rt_report_repeats(rt_log *log, const rt_err_repeats *e) {
+  const rt_site *s = e->site;
+  char fbuf[1024];
+  const char *func = rt_demangle(s->func, fbuf, sizeof fbuf);
+  const char *file = s->call_file ? s->call_file : s->file;
+  unsigned line = s->call_file ? s->call_line : s->line;
+  if (log->json) {
+    emit(log, "{\"pid\":%ld,\"kind\":\"repeats\",\"error\":", log->pid);
+    json_str(log, e->kind);
+    emit(log, ",\"function\":");
+    json_str(log, func);
+    emit(log, ",\"file\":");
+    json_str(log, file);
+    emit(log, ",\"line\":%u,\"hits\":%llu,\"printed\":%s}\n", line, (unsigned long long)e->hits,
+         e->printed ? "true" : "false");
+  } else if (file) {
+    emit(log, "==%ld==GPUSanitizer: %s at %s:%u in %s: hit %llu times, %s\n", log->pid, e->kind, file, line, func,
+         (unsigned long long)e->hits, e->printed ? "reported once" : "not reported (report_limit)");
+  } else {
+    emit(log, "==%ld==GPUSanitizer: %s at PTX line %u in %s: hit %llu times, %s\n", log->pid, e->kind, s->ptx_line,
+         func, (unsigned long long)e->hits, e->printed ? "reported once" : "not reported (report_limit)");
+  }
+  fflush(log->out);
+}

@@ -66,6 +66,15 @@ typedef struct rt_err_leaks {
   uint64_t count, bytes; /* in all */
 } rt_err_leaks;
 
+/* A site whose device errors were counted, not printed, after its first one
+ * (recover mode, report_limit): summarised at exit. */
+typedef struct rt_err_repeats {
+  const char *kind;
+  const rt_site *site;
+  uint64_t hits;
+  int printed;         /* the first one was printed */
+} rt_err_repeats;
+
 /* The kind of a device error, from the site (what bounded the check) and
  * the state of the allocation the record's bounds came from. */
 const char *rt_classify_device(const rt_site *site, const gsan_record *rec, int slot_state);
@@ -74,6 +83,7 @@ void rt_report_device(rt_log *log, const rt_err_device *e);
 void rt_report_free(rt_log *log, const rt_err_free *e);
 void rt_report_host_range(rt_log *log, const rt_err_host_range *e);
 void rt_report_leaks(rt_log *log, const rt_err_leaks *e);
+void rt_report_repeats(rt_log *log, const rt_err_repeats *e);
 
 /* "saxpy(float*, float const*, int)" from "_Z5saxpyPKfPfi", written to buf;
  * the input itself when it is not a mangled name. */

@@ -1,12 +1,20 @@
 /* VMM operations on the CUDA driver (rt_vmm_cuda.h). */
 #include "rt_vmm_cuda.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct cuda_vmm {
   rt_cuda_api api;
   int device;
+  /* queued table writes: how many, how many `ev` covers, how many are known
+   * done (a launch with nothing in flight pays two loads) */
+  int async;
+  CUstream stream;
+  CUevent ev;
+  pthread_mutex_t lock;
+  uint64_t queued, recorded, done;
 } cuda_vmm;
 
 static CUmemAllocationProp prop_for(int device) {
@@ -58,11 +66,64 @@ static int cv_map(void *ctx, uint64_t addr, uint64_t size, uint64_t handle, int 
 static int cv_unmap(void *ctx, uint64_t addr, uint64_t size) { return ((cuda_vmm *)ctx)->api.MemUnmap(addr, size); }
 
 static int cv_write(void *ctx, uint64_t addr, const void *src, size_t size) {
-  return ((cuda_vmm *)ctx)->api.MemcpyHtoD(addr, src, size);
+  cuda_vmm *v = ctx;
+  if (v->async && size == 8) {
+    uint64_t value;
+    memcpy(&value, src, 8);
+    pthread_mutex_lock(&v->lock);
+    CUresult r = v->api.StreamWriteValue64(v->stream, addr, value, CU_STREAM_WRITE_VALUE_DEFAULT);
+    if (r == CUDA_SUCCESS) __atomic_store_n(&v->queued, v->queued + 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&v->lock);
+    if (r == CUDA_SUCCESS) return 0;
+  }
+  /* larger writes (a new table page's zeros) are rare and stay synchronous;
+   * they touch other addresses than the queued ones */
+  return v->api.MemcpyHtoD(addr, src, size);
+}
+
+int rt_vmm_cuda_async(rt_vmm *vm, CUstream stream) {
+  cuda_vmm *v = vm->ctx;
+  const rt_cuda_api *a = &v->api;
+  if (!stream || !a->StreamWriteValue64 || !a->EventCreate || !a->EventRecord || !a->EventQuery ||
+      !a->EventSynchronize || !a->StreamWaitEvent)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  CUresult r = a->EventCreate(&v->ev, CU_EVENT_DISABLE_TIMING);
+  if (r != CUDA_SUCCESS) return r;
+  pthread_mutex_init(&v->lock, NULL);
+  v->stream = stream;
+  v->async = 1;
+  return 0;
+}
+
+int rt_vmm_cuda_pending(const rt_vmm *vm) {
+  const cuda_vmm *v = vm->ctx;
+  return v && v->async &&
+         __atomic_load_n(&v->queued, __ATOMIC_ACQUIRE) != __atomic_load_n(&v->done, __ATOMIC_ACQUIRE);
+}
+
+int rt_vmm_cuda_order(rt_vmm *vm, CUstream launch_stream, int host_wait) {
+  cuda_vmm *v = vm->ctx;
+  if (!rt_vmm_cuda_pending(vm)) return 0;
+  pthread_mutex_lock(&v->lock);
+  CUresult r = CUDA_SUCCESS;
+  if (v->recorded != v->queued) {
+    r = v->api.EventRecord(v->ev, v->stream);
+    if (r == CUDA_SUCCESS) v->recorded = v->queued;
+  }
+  uint64_t covered = v->recorded;
+  if (r == CUDA_SUCCESS) {
+    r = v->api.EventQuery(v->ev);
+    if (r == CUDA_ERROR_NOT_READY)
+      r = host_wait ? v->api.EventSynchronize(v->ev) : v->api.StreamWaitEvent(launch_stream, v->ev, 0);
+    else if (r == CUDA_SUCCESS)
+      __atomic_store_n(&v->done, covered, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&v->lock);
+  return r;
 }
 
 int rt_vmm_cuda(rt_vmm *out, const rt_cuda_api *api, int device) {
-  cuda_vmm *v = malloc(sizeof *v);
+  cuda_vmm *v = calloc(1, sizeof *v);
   if (!v) return CUDA_ERROR_OUT_OF_MEMORY;
   v->api = *api;
   v->device = device;

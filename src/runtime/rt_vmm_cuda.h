@@ -19,10 +19,31 @@ typedef struct rt_cuda_api {
   CUresult (*MemSetAccess)(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
   CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*MemGetAllocationGranularity)(size_t *, const CUmemAllocationProp *, CUmemAllocationGranularity_flags);
+  /* for queued slot-table writes (rt_vmm_cuda_async); may be NULL */
+  CUresult (*StreamWriteValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned);
+  CUresult (*EventCreate)(CUevent *, unsigned);
+  CUresult (*EventRecord)(CUevent, CUstream);
+  CUresult (*EventQuery)(CUevent);
+  CUresult (*EventSynchronize)(CUevent);
+  CUresult (*StreamWaitEvent)(CUstream, CUevent, unsigned);
 } rt_cuda_api;
 
 /* The VMM table for one device; granule from the driver. 0 or a CUresult. */
 int rt_vmm_cuda(rt_vmm *out, const rt_cuda_api *api, int device);
 void rt_vmm_cuda_free(rt_vmm *v);
+
+/* Slot-table entries (8-byte writes) are queued on stream instead of copied
+ * synchronously: a synchronous copy costs more than the driver's own
+ * cudaMalloc. Work that reads the tables (every kernel launch) must then be
+ * ordered after them: rt_vmm_cuda_order. 0, or a CUresult when the
+ * functions are missing (writes stay synchronous). */
+int rt_vmm_cuda_async(rt_vmm *v, CUstream stream);
+/* Orders launch_stream's next work after every table write queued so far
+ * (a wait on an event, only while one is still in flight); with host_wait,
+ * the calling thread waits instead (a stream being captured cannot wait on
+ * outside work). 0 or a CUresult. */
+int rt_vmm_cuda_order(rt_vmm *v, CUstream launch_stream, int host_wait);
+/* 1 while a queued write is not known to be done */
+int rt_vmm_cuda_pending(const rt_vmm *v);
 
 #endif

@@ -1,14 +1,17 @@
 // Stream-ordered allocation: a kernel queued after cudaFreeAsync still uses
 // the buffer. The driver's pool would hand the address to the next
 // cudaMallocAsync; gsan's free waits for the stream and keeps the slot freed.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: use-after-free on address
 // CHECK: WRITE of size 4
-// CHECK: #0 scale(float*, int) at {{.*}}async_alloc_uaf.cu:15
+// CHECK: #0 scale(float*, int) at {{.*}}async_alloc_uaf.cu:18
 // CHECK: freed by host thread T0 here:
-// CHECK: main {{.*}}async_alloc_uaf.cu:24
+// CHECK: main {{.*}}async_alloc_uaf.cu:27
 // CHECK: previously allocated by host thread T0 here:
-// CHECK: main {{.*}}async_alloc_uaf.cu:21
+// CHECK: main {{.*}}async_alloc_uaf.cu:24
 #include <cstdio>
 __global__ void scale(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

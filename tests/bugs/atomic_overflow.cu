@@ -1,9 +1,12 @@
 // A histogram whose bin index reaches nbins: an atomic past the end.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: ATOMIC of size 4
 // CHECK: #0 inlined code at {{.*}}device_atomic_functions.hpp:{{[0-9]+}}
-// CHECK-NEXT: #1 histogram(int const*, int*, int, int) at {{.*}}atomic_overflow.cu:11
+// CHECK-NEXT: #1 histogram(int const*, int*, int, int) at {{.*}}atomic_overflow.cu:14
 // CHECK: is located 0 bytes after 64-byte region
 #include <cstdio>
 __global__ void histogram(const int *v, int *bins, int n, int nbins) {

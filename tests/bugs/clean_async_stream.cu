@@ -1,7 +1,9 @@
 // Correct: copies and a kernel on a stream, memset and readback, all in bounds.
-// EXIT: 0
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s --implicit-check-not=GPUSanitizer --implicit-check-not=gsan: < %t.out
 // CHECK: value = 3
-// CHECK-NOT: GPUSanitizer
 #include <cstdio>
 __global__ void add(int *a, int v) { a[threadIdx.x] += v; }
 int main() {

@@ -1,8 +1,10 @@
 // Correct: copies and sets of exactly the allocation's size, at an offset up
 // to the end, device to device; everything freed. No report.
-// EXIT: 0
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s --implicit-check-not=GPUSanitizer --implicit-check-not=gsan: < %t.out
 // CHECK: copies: no error
-// CHECK-NOT: GPUSanitizer
 #include <cstdio>
 int main() {
   static float h[1000];

@@ -1,8 +1,10 @@
 // Correct: touches exactly the last element, and keeps a one-past-the-end
 // pointer without dereferencing it. No report.
-// EXIT: 0
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s --implicit-check-not=GPUSanitizer --implicit-check-not=gsan: < %t.out
 // CHECK: sum = 1000
-// CHECK-NOT: GPUSanitizer
 #include <cstdio>
 __global__ void sum(const int *begin, const int *end, int *out) {
   int s = 0;

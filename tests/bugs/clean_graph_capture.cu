@@ -1,8 +1,10 @@
 // Correct: a graph captured with a stream-ordered scratch buffer (allocated
 // and freed inside the capture, so a graph memory node), launched twice.
-// EXIT: 0
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s --implicit-check-not=GPUSanitizer --implicit-check-not=gsan: < %t.out
 // CHECK: out[255] = 1020 after 2 launches
-// CHECK-NOT: GPUSanitizer
 #include <cstdio>
 __global__ void twice(const int *in, int *tmp) { tmp[threadIdx.x] = 2 * in[threadIdx.x]; }
 __global__ void add(const int *tmp, int *out) { out[threadIdx.x] += tmp[threadIdx.x]; }

@@ -1,7 +1,9 @@
 // Correct: the last element of a 3 GiB allocation, reached with a 64-bit offset.
-// EXIT: 0
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s --implicit-check-not=GPUSanitizer --implicit-check-not=gsan: < %t.out
 // CHECK: last = 7
-// CHECK-NOT: GPUSanitizer
 #include <cstdio>
 __global__ void touch_last(char *a, size_t n) { a[n - 1] = 7; }
 int main() {

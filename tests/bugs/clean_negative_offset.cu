@@ -1,8 +1,10 @@
 // Correct: a pointer into the middle, indexed with negative offsets that stay
 // inside the allocation.
-// EXIT: 0
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s --implicit-check-not=GPUSanitizer --implicit-check-not=gsan: < %t.out
 // CHECK: sum = 200
-// CHECK-NOT: GPUSanitizer
 #include <cstdio>
 __global__ void around(const int *mid, int *out) {
   int s = 0;

@@ -1,8 +1,10 @@
 // Correct: a pitched image filled in bounds, then copied by rows into a
 // stream-ordered buffer and summed back on the host.
-// EXIT: 0
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s --implicit-check-not=GPUSanitizer --implicit-check-not=gsan: < %t.out
 // CHECK: sum = 2400
-// CHECK-NOT: GPUSanitizer
 #include <cstdio>
 __global__ void fill(float *img, size_t pitch, int w, int h) {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;

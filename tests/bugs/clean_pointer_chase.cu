@@ -1,7 +1,9 @@
 // Correct: pointers stored in device memory, followed within their bounds.
-// EXIT: 0
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s --implicit-check-not=GPUSanitizer --implicit-check-not=gsan: < %t.out
 // CHECK: total = 400
-// CHECK-NOT: GPUSanitizer
 #include <cstdio>
 __global__ void sum_rows(float *const *rows, int len, float *out) {
   float s = 0;

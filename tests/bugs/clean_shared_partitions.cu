@@ -1,7 +1,9 @@
 // Correct: dynamic shared memory carved into two arrays, each used in bounds.
-// EXIT: 0
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s --implicit-check-not=GPUSanitizer --implicit-check-not=gsan: < %t.out
 // CHECK: ok = 256
-// CHECK-NOT: GPUSanitizer
 #include <cstdio>
 __global__ void part(int *out) {
   extern __shared__ int dyn[];

@@ -1,5 +1,8 @@
 // cudaFree twice: reported on the host, and the driver's error returned.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: double-free on address
 // CHECK: second free: invalid argument
 #include <cstdio>

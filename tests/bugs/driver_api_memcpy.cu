@@ -1,9 +1,12 @@
 // A driver-API program linked with -lcuda: cuMemcpyHtoD past the end of a
 // cuMemAlloc'd buffer. Only libgsan's exported names see these calls.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: memcpy-param-overflow on address
 // CHECK: cuMemcpyHtoD of 1028 bytes
-// CHECK: main {{.*}}driver_api_memcpy.cu:19
+// CHECK: main {{.*}}driver_api_memcpy.cu:22
 // CHECK: ends 4 bytes after 1024-byte region
 // CHECK: copy: 1
 #include <cuda.h>

@@ -1,8 +1,11 @@
 // Dynamic shared memory: one element past the size given at launch.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: shared-buffer-overflow on address
 // CHECK: WRITE of size 4
-// CHECK: #0 stage(float const*, float*) at {{.*}}dynamic_shared_overflow.cu:10
+// CHECK: #0 stage(float const*, float*) at {{.*}}dynamic_shared_overflow.cu:13
 #include <cstdio>
 __global__ void stage(const float *in, float *out) {
   extern __shared__ float s[];

@@ -1,12 +1,15 @@
 // One element past a cudaMalloc'd array, written by the last thread.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: WRITE of size 4 at {{.*}} by thread
-// CHECK: #0 fill(float*, int) at {{.*}}heap_overflow.cu:13
+// CHECK: #0 fill(float*, int) at {{.*}}heap_overflow.cu:16
 // CHECK: is located 0 bytes after 4000-byte region
 // CHECK: allocated by host thread T0 here:
 // CHECK-NEXT: #0 cudaMalloc
-// CHECK: main {{.*}}heap_overflow.cu:17
+// CHECK: main {{.*}}heap_overflow.cu:20
 #include <cstdio>
 __global__ void fill(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

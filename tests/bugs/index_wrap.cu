@@ -1,10 +1,13 @@
 // A 32-bit index that wraps: i * 4096 is computed in 32 bits and wraps to a
 // negative int for the last threads. The buffer holds every index below 2^31,
 // so only the wrapped ones leave it: far before its start.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: READ of size 1
-// CHECK: #0 stride_read(char const*, int*, int) at {{.*}}index_wrap.cu:13
+// CHECK: #0 stride_read(char const*, int*, int) at {{.*}}index_wrap.cu:16
 // CHECK: bytes before
 #include <cstdio>
 __global__ void stride_read(const char *a, int *out, int n) {

@@ -1,9 +1,12 @@
 // A kernel given a pointer into the middle of an allocation: the bounds are
 // still the whole allocation's, and the overflow is past its end.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: WRITE of size 4
-// CHECK: #0 tail(float*, int) at {{.*}}interior_pointer_arg.cu:11
+// CHECK: #0 tail(float*, int) at {{.*}}interior_pointer_arg.cu:14
 // CHECK: is located 0 bytes after 4000-byte region
 #include <cstdio>
 __global__ void tail(float *half, int n) {

@@ -1,8 +1,11 @@
 // A local array written one past its end through a run-time index.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: local-buffer-overflow on address
 // CHECK: WRITE of size 4
-// CHECK: #0 hist(int const*, int*, int) at {{.*}}local_overflow.cu:12
+// CHECK: #0 hist(int const*, int*, int) at {{.*}}local_overflow.cu:15
 // CHECK: is located 0 bytes after 1024-byte local variable
 #include <cstdio>
 __global__ void hist(const int *in, int *out, int extra) {

@@ -1,5 +1,8 @@
 // Copying back from a buffer after freeing it.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: use-after-free on address
 // CHECK: cuMemcpy{{[A-Za-z]*}} of 256 bytes
 #include <cstdio>

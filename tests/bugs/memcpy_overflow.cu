@@ -1,6 +1,9 @@
 // cudaMemcpy of 4 bytes more than the destination holds: refused before it
 // runs, reported, and the call returns an error.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: memcpy-param-overflow on address
 // CHECK: ends 4 bytes after 4000-byte region
 // CHECK: copy: invalid argument

@@ -1,5 +1,8 @@
 // cudaMemset past the end of an allocation.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: memset-param-overflow on address
 // CHECK: ends 1 bytes after 100-byte region
 #include <cstdio>

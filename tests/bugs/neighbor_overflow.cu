@@ -1,10 +1,13 @@
 // An index far past the end that lands inside another live allocation:
 // valid memory, so compute-sanitizer does not see it; gsan checks against the
 // bounds of the pointer's own allocation.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: WRITE of size 4
-// CHECK: #0 scatter(float*, int, int) at {{.*}}neighbor_overflow.cu:12
+// CHECK: #0 scatter(float*, int, int) at {{.*}}neighbor_overflow.cu:15
 // CHECK: bytes after 4000-byte region
 #include <cstdio>
 __global__ void scatter(float *a, int n, int stride) {

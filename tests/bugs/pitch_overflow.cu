@@ -1,11 +1,14 @@
 // A 2D kernel on a cudaMallocPitch'd image walks one row too many: the row
 // past the last lies beyond the allocation, not in padding.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: WRITE of size 4
-// CHECK: #0 fill(float*, unsigned long, int, int) at {{.*}}pitch_overflow.cu:13
+// CHECK: #0 fill(float*, unsigned long, int, int) at {{.*}}pitch_overflow.cu:16
 // CHECK: allocated by host thread T0 here:
-// CHECK: main {{.*}}pitch_overflow.cu:19
+// CHECK: main {{.*}}pitch_overflow.cu:22
 #include <cstdio>
 __global__ void fill(float *img, size_t pitch, int w, int h) {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;

@@ -1,8 +1,11 @@
 // Pointers stored in device memory: the bounds come from the loaded pointer.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: READ of size 4
-// CHECK: #0 gather(float* const*, float*) at {{.*}}pointer_in_memory.cu:10
+// CHECK: #0 gather(float* const*, float*) at {{.*}}pointer_in_memory.cu:13
 // CHECK: bytes after 400-byte region
 #include <cstdio>
 __global__ void gather(float *const *rows, float *out) {

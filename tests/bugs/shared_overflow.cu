@@ -1,9 +1,12 @@
 // Past the end of one shared array into the next: memory that is valid, so
 // compute-sanitizer does not see it.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: shared-buffer-overflow on address
 // CHECK: WRITE of size 4
-// CHECK: #0 tiles(float*, int) at {{.*}}shared_overflow.cu:14
+// CHECK: #0 tiles(float*, int) at {{.*}}shared_overflow.cu:17
 // CHECK: 256-byte shared variable 'tiles(float*, int)::A'
 #include <cstdio>
 __global__ void tiles(float *out, int k) {

@@ -1,10 +1,13 @@
 // Use after free where the driver would have reused the address for the next
 // allocation (compute-sanitizer then sees valid memory); gsan's arena does
 // not reuse slots, so the stale pointer still finds its freed slot.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: use-after-free on address
 // CHECK: WRITE of size 4
-// CHECK: #0 clear(float*, int) at {{.*}}uaf_reused.cu:11
+// CHECK: #0 clear(float*, int) at {{.*}}uaf_reused.cu:14
 #include <cstdio>
 __global__ void clear(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,8 +1,11 @@
 // a[i - 1] for i == 0: the element before the allocation.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: READ of size 4
-// CHECK: #0 diff(float const*, float*, int) at {{.*}}underflow.cu:10
+// CHECK: #0 diff(float const*, float*, int) at {{.*}}underflow.cu:13
 // CHECK: is located 4 bytes before 4096-byte region
 #include <cstdio>
 __global__ void diff(const float *a, float *d, int n) {

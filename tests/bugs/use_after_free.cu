@@ -1,11 +1,14 @@
 // A kernel reads a buffer that was freed before the launch.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: use-after-free on address
 // CHECK: READ of size 4
-// CHECK: #0 sum(float const*, float*, int) at {{.*}}use_after_free.cu:15
+// CHECK: #0 sum(float const*, float*, int) at {{.*}}use_after_free.cu:18
 // CHECK: freed by host thread T0 here:
 // CHECK-NEXT: #0 cudaFree
-// CHECK: main {{.*}}use_after_free.cu:23
+// CHECK: main {{.*}}use_after_free.cu:26
 // CHECK: previously allocated by host thread T0 here:
 #include <cstdio>
 __global__ void sum(const float *a, float *out, int n) {

@@ -1,8 +1,11 @@
 // float4 loads over an array whose length is not a multiple of 4.
-// EXIT: 1
+// REQUIRES: gpu
+// RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
+// RUN: not %gsan run -- %t > %t.out 2>&1
+// RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: READ of size 16
-// CHECK: #0 sum4(float4 const*, float*, int) at {{.*}}vector_overflow.cu:10
+// CHECK: #0 sum4(float4 const*, float*, int) at {{.*}}vector_overflow.cu:13
 #include <cstdio>
 __global__ void sum4(const float4 *a, float *out, int n4) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

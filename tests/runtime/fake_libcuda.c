@@ -29,12 +29,28 @@ static CUresult f_DeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
   *v = a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
   return CUDA_SUCCESS;
 }
+/* the driver's own allocations are host memory here, remembered so that a
+ * free of anything else fails as the driver's does */
+static void *allocs[256];
 static CUresult f_MemAlloc(CUdeviceptr *p, size_t n) {
   if (!n) return CUDA_ERROR_INVALID_VALUE;
-  *p = (CUdeviceptr)calloc(1, n);
-  return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+  for (int i = 0; i < 256; i++)
+    if (!allocs[i]) {
+      allocs[i] = calloc(1, n);
+      *p = (CUdeviceptr)allocs[i];
+      return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    }
+  return CUDA_ERROR_OUT_OF_MEMORY;
 }
-static CUresult f_MemFree(CUdeviceptr p) { free((void *)p); return CUDA_SUCCESS; }
+static CUresult f_MemFree(CUdeviceptr p) {
+  for (int i = 0; i < 256; i++)
+    if (allocs[i] && allocs[i] == (void *)p) {
+      free(allocs[i]);
+      allocs[i] = NULL;
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
+}
 static CUresult f_MemAddressReserve(CUdeviceptr *p, size_t n, size_t al, CUdeviceptr hint, unsigned long long fl) {
   (void)fl;
   uint64_t out;
@@ -142,10 +158,92 @@ static CUresult f_MemAllocPitch(CUdeviceptr *p, size_t *pitch, size_t w, size_t 
   *pitch = w;
   return f_MemAlloc(p, w * h);
 }
+/* copies and sets whose ranges gsan checks: the fake only counts the calls
+ * that reach it */
+int fake_copies;
+static CUresult f_Copy2D(const CUDA_MEMCPY2D *c) { (void)c; fake_copies++; return CUDA_SUCCESS; }
+static CUresult f_Copy3D(const CUDA_MEMCPY3D *c) { (void)c; fake_copies++; return CUDA_SUCCESS; }
+static CUresult f_SetD2D8(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) {
+  (void)d; (void)p; (void)v; (void)w; (void)h;
+  fake_copies++;
+  return CUDA_SUCCESS;
+}
+static CUresult f_Peer(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n) {
+  (void)d; (void)dc; (void)s; (void)sc; (void)n;
+  fake_copies++;
+  return CUDA_SUCCESS;
+}
+/* CUDA 13's signature, and 12.8's with failIdx: the version asked for picks */
+static CUresult f_Batch(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t c, CUmemcpyAttributes *a, size_t *ai,
+                        size_t na, CUstream st) {
+  (void)d; (void)s; (void)n; (void)c; (void)a; (void)ai; (void)na; (void)st;
+  fake_copies++;
+  return CUDA_SUCCESS;
+}
+static CUresult f_Batch12(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t c, CUmemcpyAttributes *a, size_t *ai,
+                          size_t na, size_t *fail, CUstream st) {
+  (void)d; (void)s; (void)n; (void)c; (void)a; (void)ai; (void)na; (void)st;
+  *fail = 0;
+  fake_copies++;
+  return CUDA_SUCCESS;
+}
+
+/* memory pools: the default pool is 0x5001; created pools count up from 0x6000 */
+static CUresult f_DefaultPool(CUmemoryPool *p, CUdevice d) {
+  (void)d;
+  *p = (CUmemoryPool)(uintptr_t)0x5001;
+  return CUDA_SUCCESS;
+}
+static CUresult f_PoolCreate(CUmemoryPool *p, const CUmemPoolProps *props) {
+  static uintptr_t next = 0x6000;
+  (void)props;
+  *p = (CUmemoryPool)next++;
+  return CUDA_SUCCESS;
+}
+static CUresult f_PoolDestroy(CUmemoryPool p) { (void)p; return CUDA_SUCCESS; }
+static CUresult f_AllocFromPool(CUdeviceptr *p, size_t n, CUmemoryPool pool, CUstream s) {
+  (void)pool; (void)s;
+  return f_MemAlloc(p, n);
+}
+
+/* gsan's queued slot-table writes: a stream of its own, a value write that
+ * lands at once, and an event that stays in flight until the test says */
+int fake_value_writes, fake_stream_waits, fake_launches, fake_event_done;
+uint64_t fake_waiting_stream;
+static CUresult f_StreamCreate(CUstream *s, unsigned f) {
+  (void)f;
+  *s = (CUstream)(uintptr_t)0x55;
+  return CUDA_SUCCESS;
+}
+static CUresult f_StreamWriteValue64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f) {
+  (void)s; (void)f;
+  if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
+  fake_value_writes++;
+  return (CUresult)ops.write(ops.ctx, a, &v, 8);
+}
+static CUresult f_EventCreate(CUevent *e, unsigned f) {
+  (void)f;
+  *e = (CUevent)(uintptr_t)0x66;
+  return CUDA_SUCCESS;
+}
+static CUresult f_EventRecord(CUevent e, CUstream s) { (void)e; (void)s; fake_event_done = 0; return CUDA_SUCCESS; }
+static CUresult f_EventQuery(CUevent e) { (void)e; return fake_event_done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY; }
+static CUresult f_EventSynchronize(CUevent e) { (void)e; fake_event_done = 1; return CUDA_SUCCESS; }
+static CUresult f_StreamWaitEvent(CUstream s, CUevent e, unsigned f) {
+  (void)e; (void)f;
+  fake_stream_waits++;
+  fake_waiting_stream = (uint64_t)(uintptr_t)s;
+  return CUDA_SUCCESS;
+}
+static CUresult f_LaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                               unsigned bz, unsigned sh, CUstream s, void **args, void **extra) {
+  (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)sh; (void)s; (void)args; (void)extra;
+  fake_launches++;
+  return CUDA_SUCCESS;
+}
 
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint64_t flags,
                              CUdriverProcAddressQueryResult *status) {
-  (void)version;
   static const struct { const char *name; void *fn; } table[] = {
       {"cuGetProcAddress", (void *)cuGetProcAddress_v2},
       {"cuInit", (void *)f_Init},
@@ -179,8 +277,29 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuModuleGetGlobal", (void *)not_found},
       {"cuMemGetAddressRange", (void *)f_MemGetAddressRange},
       {"cuPointerGetAttribute", (void *)f_PointerGetAttribute},
+      {"cuMemcpy2D", (void *)f_Copy2D},
+      {"cuMemcpy3D", (void *)f_Copy3D},
+      {"cuMemsetD2D8", (void *)f_SetD2D8},
+      {"cuMemcpyPeer", (void *)f_Peer},
+      {"cuMemcpyBatchAsync", (void *)f_Batch},
+      {"cuDeviceGetDefaultMemPool", (void *)f_DefaultPool},
+      {"cuMemPoolCreate", (void *)f_PoolCreate},
+      {"cuMemPoolDestroy", (void *)f_PoolDestroy},
+      {"cuMemAllocFromPoolAsync", (void *)f_AllocFromPool},
+      {"cuStreamCreate", (void *)f_StreamCreate},
+      {"cuStreamWriteValue64", (void *)f_StreamWriteValue64},
+      {"cuEventCreate", (void *)f_EventCreate},
+      {"cuEventRecord", (void *)f_EventRecord},
+      {"cuEventQuery", (void *)f_EventQuery},
+      {"cuEventSynchronize", (void *)f_EventSynchronize},
+      {"cuStreamWaitEvent", (void *)f_StreamWaitEvent},
+      {"cuLaunchKernel", (void *)f_LaunchKernel},
   };
   if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+  if (version < 13000 && !strcmp(symbol, "cuMemcpyBatchAsync")) {
+    *pfn = (void *)f_Batch12;
+    return CUDA_SUCCESS;
+  }
   if ((flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) && !strcmp(symbol, "cuMemcpyHtoD")) {
     *pfn = (void *)f_MemcpyHtoD_ptsz;
     return CUDA_SUCCESS;

@@ -196,10 +196,16 @@ static void test_out_of_memory(void) {
   rt_arena_params q = {0x100000000000ull, 21, 8, 14, 0, 6};
   env_open(&e, q);
   uint64_t a1, a2, a3;
-  CHECK(rt_arena_alloc(e.a, MiB, &a1) == RT_OK && rt_arena_alloc(e.a, MiB, &a2) == RT_OK, "both 1 MiB slots");
-  CHECK(rt_arena_alloc(e.a, MiB, &a3) == RT_OUT_OF_MEMORY, "the class is full");
+  CHECK(rt_arena_alloc(e.a, MiB - 256, &a1) == RT_OK && rt_arena_alloc(e.a, MiB - 256, &a2) == RT_OK, "both 1 MiB slots");
+  CHECK(rt_arena_alloc(e.a, MiB - 256, &a3) == RT_OUT_OF_MEMORY, "the class is full");
   rt_arena_free(e.a, a1, NULL);
-  CHECK(rt_arena_alloc(e.a, MiB, &a3) == RT_OK && a3 == a1, "after a wrap the freed slot is reused");
+  CHECK(rt_arena_alloc(e.a, MiB - 256, &a3) == RT_OK && a3 == a1, "after a wrap the freed slot is reused");
+  /* a power of two takes the next class: its end pointer stays in its slot */
+  rt_alloc_info in, end;
+  CHECK(rt_arena_alloc(e.a, 4096, &a2) == RT_OK, "4096 bytes");
+  CHECK(rt_arena_find(e.a, a2 + 4095, &in) == RT_OK && rt_arena_find(e.a, a2 + 4096, &end) == RT_OK &&
+            in.base == a2 && end.base == a2 && end.slot_size == 8192,
+        "one past the end of 4096 bytes is in the same 8192-byte slot");
   env_close(&e);
 }
 

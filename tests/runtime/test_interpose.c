@@ -1,7 +1,7 @@
 /* Talks to libcuda the way cudart does — dlopen, dlsym("cuGetProcAddress_v2"),
  * cuGetProcAddress fetched through itself, every other entry point through
  * that — against the fake driver (fake_libcuda.c), to be run under gsan run.
- * Usage: test_interpose errors|leak|ordered|sticky|clean */
+ * Usage: test_interpose errors|leak|ordered|sticky|copies|pools|launch|clean */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -11,11 +11,111 @@
 typedef CUresult (*gpa_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
 static gpa_fn gpa;
 
-static void *get(const char *name, cuuint64_t flags) {
+static void *get_version(const char *name, cuuint64_t flags, int version) {
   void *p = NULL;
   CUdriverProcAddressQueryResult st;
-  if (gpa(name, &p, 13000, flags, &st) != CUDA_SUCCESS) printf("no %s\n", name);
+  if (gpa(name, &p, version, flags, &st) != CUDA_SUCCESS) printf("no %s\n", name);
   return p;
+}
+static void *get(const char *name, cuuint64_t flags) { return get_version(name, flags, 13000); }
+
+static int in_arena(CUdeviceptr p) { return p >= 0x100000000000ull && p < 0x200000000000ull; }
+
+/* 2D, 3D, peer and batch copies and 2D sets: each first exactly in range,
+ * then one row, layer or byte too far */
+static void copies(CUdeviceptr a, int *calls) {
+  static char host[8192];
+  CUresult (*AllocPitch)(CUdeviceptr *, size_t *, size_t, size_t, unsigned) = get("cuMemAllocPitch", 0);
+  CUresult (*Copy2D)(const CUDA_MEMCPY2D *) = get("cuMemcpy2D", 0);
+  CUresult (*Copy3D)(const CUDA_MEMCPY3D *) = get("cuMemcpy3D", 0);
+  CUresult (*Set2D)(CUdeviceptr, size_t, unsigned char, size_t, size_t) = get("cuMemsetD2D8", 0);
+  CUresult (*Peer)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t) = get("cuMemcpyPeer", 0);
+  CUresult (*Batch)(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *, size_t,
+                    CUstream) = get("cuMemcpyBatchAsync", 0);
+  CUresult (*Batch12)(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *, size_t,
+                      size_t *, CUstream) = get_version("cuMemcpyBatchAsync", 0, 12080);
+  CUdeviceptr b;
+  size_t pitch;
+  AllocPitch(&b, &pitch, 1000, 3, 4); /* 3 rows of 1024 bytes */
+  CUDA_MEMCPY2D c2 = {0};
+  c2.srcMemoryType = CU_MEMORYTYPE_HOST;
+  c2.srcHost = host;
+  c2.srcPitch = 1000;
+  c2.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  c2.dstDevice = b;
+  c2.dstPitch = pitch;
+  c2.WidthInBytes = 1000;
+  c2.Height = 3;
+  int n0 = *calls;
+  printf("2D copy of 3 rows: %d\n", Copy2D(&c2));
+  c2.Height = 4;
+  printf("2D copy of 4 rows: %d\n", Copy2D(&c2));
+  c2.Height = 3;
+  c2.dstY = 1;
+  printf("2D copy of 3 rows from row 1: %d\n", Copy2D(&c2));
+  c2.dstY = 0;
+  c2.dstXInBytes = 100; /* the last row's end passes the allocation's by 76 bytes */
+  printf("2D copy from column 100: %d\n", Copy2D(&c2));
+  CUDA_MEMCPY3D c3 = {0};
+  c3.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  c3.srcDevice = b;
+  c3.srcPitch = pitch;
+  c3.srcHeight = 3;
+  c3.dstMemoryType = CU_MEMORYTYPE_HOST;
+  c3.dstHost = host;
+  c3.dstPitch = 1000;
+  c3.dstHeight = 3;
+  c3.WidthInBytes = 1000;
+  c3.Height = 3;
+  c3.Depth = 1;
+  printf("3D copy of one layer: %d\n", Copy3D(&c3));
+  c3.Depth = 2;
+  printf("3D copy of two layers: %d\n", Copy3D(&c3));
+  printf("2D set of 3 rows: %d\n", Set2D(b, pitch, 0, 1000, 3));
+  printf("2D set of 4 rows: %d\n", Set2D(b, pitch, 0, 1000, 4));
+  printf("peer copy of 4000: %d\n", Peer(a, NULL, a, NULL, 4000));
+  printf("peer copy of 4001: %d\n", Peer(a, NULL, a, NULL, 4001));
+  CUdeviceptr dsts[2] = {a, b}, srcs[2] = {(CUdeviceptr)host, (CUdeviceptr)host};
+  size_t sizes[2] = {4000, 3072}, fail = 9;
+  printf("batch of exact copies: %d\n", Batch(dsts, srcs, sizes, 2, NULL, NULL, 0, NULL));
+  sizes[1] = 3073;
+  printf("batch with one copy too long: %d\n", Batch(dsts, srcs, sizes, 2, NULL, NULL, 0, NULL));
+  printf("12.8 batch with one copy too long: %d\n", Batch12(dsts, srcs, sizes, 2, NULL, NULL, 0, &fail, NULL));
+  sizes[1] = 3072;
+  CUresult r = Batch12(dsts, srcs, sizes, 2, NULL, NULL, 0, &fail, NULL);
+  printf("12.8 batch of exact copies: %d, its own signature: %s\n", r, fail == 0 ? "yes" : "NO");
+  printf("calls that reached the driver: %d\n", *calls - n0);
+}
+
+/* memory pools: the default pool's allocations are the arena's, an
+ * exportable pool's stay the driver's; a free of host memory is invalid */
+static void pools(void) {
+  CUresult (*DefaultPool)(CUmemoryPool *, CUdevice) = get("cuDeviceGetDefaultMemPool", 0);
+  CUresult (*PoolCreate)(CUmemoryPool *, const CUmemPoolProps *) = get("cuMemPoolCreate", 0);
+  CUresult (*FromPool)(CUdeviceptr *, size_t, CUmemoryPool, CUstream) = get("cuMemAllocFromPoolAsync", 0);
+  CUresult (*FreeAsync)(CUdeviceptr, CUstream) = get("cuMemFreeAsync", 0);
+  CUresult (*Free)(CUdeviceptr) = get("cuMemFree", 0);
+  CUresult (*HtoD)(CUdeviceptr, const void *, size_t) = get("cuMemcpyHtoD", 0);
+  static char host[64];
+  CUmemoryPool def, mine, shared;
+  CUdeviceptr p = 0, q = 0, r = 0;
+  DefaultPool(&def, 0);
+  CUresult st = FromPool(&p, 300, def, NULL);
+  printf("default pool: %d, in the arena: %s\n", st, in_arena(p) ? "yes" : "no");
+  CUmemPoolProps props = {0};
+  props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  props.location.id = 0;
+  PoolCreate(&mine, &props);
+  st = FromPool(&q, 300, mine, NULL);
+  printf("created pool: %d, in the arena: %s\n", st, in_arena(q) ? "yes" : "no");
+  props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  PoolCreate(&shared, &props);
+  st = FromPool(&r, 300, shared, NULL);
+  printf("exportable pool: %d, in the arena: %s\n", st, in_arena(r) ? "yes" : "no");
+  printf("copy past a pool allocation: %d\n", HtoD(q, host, 301));
+  printf("free of the three: %d %d %d\n", FreeAsync(p, NULL), FreeAsync(q, NULL), FreeAsync(r, NULL));
+  printf("free of host memory: %d\n", Free((CUdeviceptr)host));
 }
 
 int main(int argc, char **argv) {
@@ -65,6 +165,12 @@ int main(int argc, char **argv) {
   Attr(&an, CU_POINTER_ATTRIBUTE_RANGE_SIZE, a + 100);
   printf("address range of an interior pointer: the allocation's own (%s), attribute size %zu\n",
          rb == a && rn == 4000 ? "yes" : "NO", an);
+  /* a driver function taken by its symbol name, as PyTorch and Triton do */
+  CUresult (*AllocByName)(CUdeviceptr *, size_t) = (CUresult(*)(CUdeviceptr *, size_t))dlsym(h, "cuMemAlloc_v2");
+  CUdeviceptr c = 0;
+  r = AllocByName ? AllocByName(&c, 100) : CUDA_ERROR_NOT_FOUND;
+  printf("cuMemAlloc_v2 by dlsym: %d, in the arena: %s\n", r, in_arena(c) ? "yes" : "no");
+  Free(c);
   if (!strcmp(sc, "errors")) {
     printf("cuMemcpyHtoD of 4004: %d\n", HtoD(a, buf, 4004));
     printf("cuMemsetD8 of 4001: %d\n", SetD8(a, 0, 4001));
@@ -108,6 +214,36 @@ int main(int argc, char **argv) {
            *syncs == n0 ? "yes" : "NO", rn == 3072 ? "yes" : "NO");
     Free(a);
     Free(b);
+  } else if (!strcmp(sc, "launch")) {
+    /* slot-table writes are queued; a launch waits for them only while they
+     * are in flight */
+    CUresult (*Launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                       void **, void **) = get("cuLaunchKernel", 0);
+    int *writes = dlsym(h, "fake_value_writes"), *waits = dlsym(h, "fake_stream_waits");
+    int *launches = dlsym(h, "fake_launches"), *done = dlsym(h, "fake_event_done");
+    uint64_t *waiting = dlsym(h, "fake_waiting_stream");
+    CUstream s = (CUstream)(uintptr_t)0x42;
+    printf("table writes queued so far: %s\n", *writes > 0 ? "yes" : "NO");
+    Launch(NULL, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
+    printf("launch with writes in flight: waits on its stream: %s\n",
+           *waits == 1 && *waiting == 0x42 && *launches == 1 ? "yes" : "NO");
+    *done = 1;
+    Launch(NULL, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
+    Launch(NULL, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
+    printf("launches after the writes finished: no wait: %s\n", *waits == 1 && *launches == 3 ? "yes" : "NO");
+    int w0 = *writes;
+    r = Alloc(&b, 64);
+    printf("an allocation queues its entry: %s\n", r == CUDA_SUCCESS && *writes == w0 + 1 ? "yes" : "NO");
+    Launch(NULL, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
+    printf("the next launch waits again: %s\n", *waits == 2 ? "yes" : "NO");
+    Free(b);
+    Free(a);
+  } else if (!strcmp(sc, "copies")) {
+    copies(a, dlsym(h, "fake_copies"));
+    Free(a);
+  } else if (!strcmp(sc, "pools")) {
+    pools();
+    Free(a);
   } else if (!strcmp(sc, "sticky")) {
     *(int *)dlsym(h, "fake_sticky_fault") = 1;
     printf("free after a kernel fault: %d (the driver's CUDA_ERROR_LAUNCH_FAILED is 719)\n", Free(a));

@@ -1,0 +1,202 @@
+/* Hooks on device allocation: cudaMalloc, cudaMallocPitch, the
+ * stream-ordered calls and memory pools take arena slots, so every pointer
+ * into them carries exact bounds; frees mark slots freed (rt_arena.c) and
+ * report double and invalid frees with their stacks. What the arena cannot
+ * stand in for goes to the driver: graph capture, exportable or host pools,
+ * pools of another device, bad arguments. */
+#include "rt_gsan.h"
+
+#include "rt_depot.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* the driver's own allocation calls, there for what gsan hands back; the
+ * stream-ordered ones per variant: [0] legacy stream, [1] per-thread stream */
+static struct {
+  CUresult (*AllocAsync[2])(CUdeviceptr *, size_t, CUstream);
+  CUresult (*FreeAsync[2])(CUdeviceptr, CUstream);
+  CUresult (*AllocFromPool[2])(CUdeviceptr *, size_t, CUmemoryPool, CUstream);
+  CUresult (*AllocPitch)(CUdeviceptr *, size_t *, size_t, size_t, unsigned);
+  CUresult (*PoolCreate)(CUmemoryPool *, const CUmemPoolProps *);
+  CUresult (*PoolDestroy)(CUmemoryPool);
+  CUresult (*DefaultPool)(CUmemoryPool *, CUdevice);
+} real;
+
+/* an arena slot for size bytes, its allocation stack kept; CUDA_SUCCESS or
+ * the driver's error for the failure */
+static CUresult arena_alloc(CUdeviceptr *dptr, size_t size) {
+  uint64_t p;
+  rt_status st = rt_arena_alloc(rt_gsan.arena, size, &p);
+  if (st == RT_OK) {
+    rt_depot_note_alloc(p, rt_gsan_stack_here());
+    *dptr = p;
+    return CUDA_SUCCESS;
+  }
+  if (st == RT_VMM_ERROR) return (CUresult)rt_arena_last_error(rt_gsan.arena);
+  return st == RT_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_UNKNOWN;
+}
+
+static CUresult w_MemAlloc(CUdeviceptr *dptr, size_t size) {
+  if (!dptr || size == 0 || rt_gsan_ensure_ready() < 0) return rt_gsan.cu.MemAlloc(dptr, size);
+  return arena_alloc(dptr, size);
+}
+
+static void report_free(const char *kind, const char *api, CUdeviceptr ptr, const rt_alloc_info *info) {
+  int known = info && info->state != RT_SLOT_NEVER;
+  rt_region reg = {known ? info->base : ptr, known ? info->size : 0, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
+  pthread_mutex_lock(&rt_gsan.lock);
+  static rt_stacks sk;
+  if (known) rt_gsan_region_stacks(info->base, info->state == RT_SLOT_FREED, &reg, &sk);
+  rt_err_free e = {kind, api, ptr, rt_gsan_call_stack(&sk), reg};
+  rt_report_free(&rt_gsan.log, &e);
+  pthread_mutex_unlock(&rt_gsan.lock);
+}
+
+/* the slot of an arena pointer goes back, once whatever may still use it has
+ * finished (the caller waited); a second free, or a pointer that is not an
+ * allocation's start, is reported as api's error */
+static CUresult arena_free(CUdeviceptr ptr, const char *api) {
+  rt_gsan_drain(0);
+  rt_alloc_info info;
+  rt_status st = rt_arena_free(rt_gsan.arena, ptr, &info);
+  if (st == RT_OK) {
+    rt_depot_note_free(ptr, rt_gsan_stack_here());
+    return CUDA_SUCCESS;
+  }
+  /* after a kernel fault the context refuses every call, the slot table's
+   * update too: that is the driver's error to return, not the caller's bug */
+  if (st == RT_VMM_ERROR) return (CUresult)rt_arena_last_error(rt_gsan.arena);
+  report_free(st == RT_DOUBLE_FREE ? "double-free" : "invalid-free", api, ptr, &info);
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+static int ours(CUdeviceptr ptr) {
+  rt_alloc_info info;
+  return rt_gsan.ready && rt_arena_find(rt_gsan.arena, ptr, &info) != RT_NOT_OURS;
+}
+
+/* A pointer outside the arena goes to the driver: one it allocated (under
+ * capture, before gsan was ready) is freed there. When the driver calls it
+ * no allocation at all (a host pointer, a made-up address), that is the
+ * caller's invalid free; after a fault, the driver's error is the fault's. */
+static CUresult foreign_free(CUresult r, CUdeviceptr ptr, const char *api) {
+  if (r == CUDA_ERROR_INVALID_VALUE && ptr && rt_gsan.ready) report_free("invalid-free", api, ptr, NULL);
+  return r;
+}
+
+static CUresult w_MemFree(CUdeviceptr ptr) {
+  if (!ours(ptr)) return foreign_free(rt_gsan.cu.MemFree(ptr), ptr, "cuMemFree");
+  /* cudaFree waits for the device; so does this, before memory goes away */
+  rt_gsan.cu.CtxSynchronize();
+  return arena_free(ptr, "cuMemFree");
+}
+
+/* ---- memory pools: which ones the arena may serve ---- */
+#define MAX_POOLS 256
+static struct {
+  pthread_mutex_t lock;
+  struct { CUmemoryPool pool; int device; } p[MAX_POOLS]; /* device -1: never the arena's */
+  unsigned n;
+} pools = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Pools the program creates are remembered with their device; -1 for those
+ * whose memory the arena cannot be: exportable (IPC handles need the pool's
+ * own allocations), host memory. */
+static CUresult w_MemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props) {
+  CUresult r = real.PoolCreate(pool, props);
+  if (r != CUDA_SUCCESS || !props) return r;
+  int dev = props->handleTypes == CU_MEM_HANDLE_TYPE_NONE && props->location.type == CU_MEM_LOCATION_TYPE_DEVICE
+                ? props->location.id
+                : -1;
+  pthread_mutex_lock(&pools.lock);
+  if (pools.n < MAX_POOLS) pools.p[pools.n++] = (__typeof__(pools.p[0])){*pool, dev};
+  pthread_mutex_unlock(&pools.lock);
+  return r;
+}
+
+static CUresult w_MemPoolDestroy(CUmemoryPool pool) {
+  pthread_mutex_lock(&pools.lock);
+  for (unsigned i = 0; i < pools.n; i++)
+    if (pools.p[i].pool == pool) pools.p[i] = pools.p[--pools.n];
+  pthread_mutex_unlock(&pools.lock);
+  return real.PoolDestroy(pool);
+}
+
+/* 1 when the arena may serve pool's allocations: a pool created for the
+ * arena's device, or that device's default pool. Any other (another
+ * device's, one created before the list filled up) stays the driver's,
+ * unchecked. */
+static int arena_pool(CUmemoryPool pool) {
+  int dev = -2;
+  pthread_mutex_lock(&pools.lock);
+  for (unsigned i = 0; i < pools.n && dev == -2; i++)
+    if (pools.p[i].pool == pool) dev = pools.p[i].device;
+  pthread_mutex_unlock(&pools.lock);
+  if (dev != -2) return dev == rt_gsan.device;
+  if (!real.DefaultPool) *(void **)&real.DefaultPool = rt_gsan_real("cuDeviceGetDefaultMemPool");
+  CUmemoryPool def;
+  return real.DefaultPool && real.DefaultPool(&def, rt_gsan.device) == CUDA_SUCCESS && def == pool;
+}
+
+/* Stream-ordered allocation: an arena slot is usable at once, which is
+ * earlier than the stream needs it. The free waits for the stream, so work
+ * queued before it finishes first and work after it finds a freed slot; that
+ * costs the overlap cudaFreeAsync allows, and buys the use-after-free check.
+ * Under graph capture the allocation is the driver's (a graph memory node),
+ * and an arena slot freed inside a graph stays live: freeing it now would
+ * fault the captured work that runs when the graph does. */
+#define ORDERED_WRAPPERS(V)                                                                              \
+  static CUresult w_AllocAsync##V(CUdeviceptr *dptr, size_t size, CUstream s) {                        \
+    /* stream 0 of the per-thread variant is this thread's stream */                                    \
+    CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
+    if (!dptr || size == 0 || rt_gsan_ensure_ready() < 0 || rt_gsan_capturing(str))                      \
+      return real.AllocAsync[V](dptr, size, s);                                                          \
+    return arena_alloc(dptr, size);                                                                      \
+  }                                                                                                      \
+  static CUresult w_AllocFromPool##V(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) {  \
+    CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
+    if (!dptr || size == 0 || !pool || rt_gsan_ensure_ready() < 0 || !arena_pool(pool) ||               \
+        rt_gsan_capturing(str))                                                                          \
+      return real.AllocFromPool[V](dptr, size, pool, s);                                                 \
+    return arena_alloc(dptr, size);                                                                      \
+  }                                                                                                      \
+  static CUresult w_FreeAsync##V(CUdeviceptr ptr, CUstream s) {                                         \
+    if (!ours(ptr)) return foreign_free(real.FreeAsync[V](ptr, s), ptr, "cuMemFreeAsync");               \
+    CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
+    if (rt_gsan_capturing(str)) return CUDA_SUCCESS;                                                     \
+    CUresult r = rt_gsan.cu.StreamSynchronize(str);                                                      \
+    if (r != CUDA_SUCCESS) return r;                                                                     \
+    return arena_free(ptr, "cuMemFreeAsync");                                                            \
+  }
+ORDERED_WRAPPERS(0)
+ORDERED_WRAPPERS(1)
+
+/* the driver rounds a pitched row up to an alignment of its choosing; 512
+ * bytes satisfies every texture pitch alignment, and code that walks rows
+ * by the returned pitch does not depend on the exact value */
+#define RT_PITCH_ALIGN 512u
+static CUresult w_MemAllocPitch(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height, unsigned elem) {
+  if (!dptr || !pitch || width == 0 || height == 0 || (elem != 4 && elem != 8 && elem != 16) ||
+      rt_gsan_ensure_ready() < 0)
+    return real.AllocPitch(dptr, pitch, width, height, elem);
+  size_t p = (width + RT_PITCH_ALIGN - 1) / RT_PITCH_ALIGN * RT_PITCH_ALIGN;
+  if (p < width || height > SIZE_MAX / p) return CUDA_ERROR_OUT_OF_MEMORY;
+  CUresult r = arena_alloc(dptr, p * height);
+  if (r == CUDA_SUCCESS) *pitch = p;
+  return r;
+}
+
+#define ONE(n, f, r) {n, {(void *)w_##f, (void *)w_##f}, (void **)r, 1, 0, 0}
+#define TWO(n, f, r) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)r, 2, 0, 0}
+const rt_hook rt_hooks_alloc[] = {
+    ONE("cuMemAlloc", MemAlloc, NULL),
+    ONE("cuMemFree", MemFree, NULL),
+    ONE("cuMemAllocPitch", MemAllocPitch, &real.AllocPitch),
+    TWO("cuMemAllocAsync", AllocAsync, real.AllocAsync),
+    TWO("cuMemFreeAsync", FreeAsync, real.FreeAsync),
+    TWO("cuMemAllocFromPoolAsync", AllocFromPool, real.AllocFromPool),
+    ONE("cuMemPoolCreate", MemPoolCreate, &real.PoolCreate),
+    ONE("cuMemPoolDestroy", MemPoolDestroy, &real.PoolDestroy),
+    {NULL, {NULL, NULL}, NULL, 0, 0, 0},
+};

@@ -1,0 +1,263 @@
+/* Hooks on copies and sets: the device ranges a call touches are checked
+ * against their allocations before it runs (DESIGN.md §3). A range that
+ * leaves its allocation, or touches a freed one, is reported and the call
+ * refused with the driver's answer to a bad pointer; ranges outside the
+ * arena (host memory, the driver's own allocations) are the driver's to
+ * judge. A call that fails drains the ring: after a trap, copies are where
+ * many programs first see the error. */
+#include "rt_gsan.h"
+
+#include <stdint.h>
+
+#define CPY "memcpy-param-overflow"
+#define SET "memset-param-overflow"
+
+/* 1 (and a report) when [addr, addr+len) is arena memory but not inside one
+ * live allocation; len UINT64_MAX stands for a size that overflowed */
+static int range_bad(const char *api, const char *kind, uint64_t addr, uint64_t len) {
+  if (!rt_gsan.ready || !rt_gsan.flags.check_host_api || len == 0) return 0;
+  rt_alloc_info info;
+  if (rt_arena_find(rt_gsan.arena, addr, &info) != RT_OK) return 0; /* not arena memory */
+  const char *k = NULL;
+  uint64_t off = addr - info.base;
+  if (info.state == RT_SLOT_FREED) k = "use-after-free";
+  else if (info.state != RT_SLOT_LIVE || off > info.size || len > info.size - off) k = kind;
+  if (!k) return 0;
+  rt_region reg = {info.base, info.state == RT_SLOT_NEVER ? 0 : info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
+  pthread_mutex_lock(&rt_gsan.lock);
+  static rt_stacks sk;
+  if (info.state != RT_SLOT_NEVER) rt_gsan_region_stacks(info.base, info.state == RT_SLOT_FREED, &reg, &sk);
+  rt_err_host_range e = {k, api, addr, len, rt_gsan_call_stack(&sk), reg};
+  rt_report_host_range(&rt_gsan.log, &e);
+  pthread_mutex_unlock(&rt_gsan.lock);
+  return 1;
+}
+
+/* the bytes from a pitched region's first touched byte to its last:
+ * rows of width bytes, pitch apart; UINT64_MAX when that overflows */
+static uint64_t span(uint64_t rows, uint64_t pitch, uint64_t width) {
+  uint64_t n;
+  if (!rows || !width) return 0;
+  if (__builtin_mul_overflow(rows - 1, pitch, &n) || __builtin_add_overflow(n, width, &n)) return UINT64_MAX;
+  return n;
+}
+
+/* the start of a pitched region at (x, y, z); 0 when it overflows */
+static uint64_t corner(uint64_t base, uint64_t x, uint64_t y, uint64_t z, uint64_t height, uint64_t pitch) {
+  uint64_t row, off;
+  if (__builtin_mul_overflow(z, height, &row) || __builtin_add_overflow(row, y, &row) ||
+      __builtin_mul_overflow(row, pitch, &off) || __builtin_add_overflow(off, x, &off) ||
+      __builtin_add_overflow(base, off, &off))
+    return 0;
+  return off;
+}
+
+/* a device side of a 2D or 3D copy: its memory type says whether the
+ * pointer is a device (or unified) address; arrays and host memory are not
+ * the arena's */
+static int device_side(CUmemorytype t) { return t == CU_MEMORYTYPE_DEVICE || t == CU_MEMORYTYPE_UNIFIED; }
+
+static int side_bad(const char *api, CUmemorytype t, CUdeviceptr dev, uint64_t x, uint64_t y, uint64_t z,
+                    uint64_t height, uint64_t pitch, uint64_t width, uint64_t rows) {
+  if (!device_side(t) || !rows || !width) return 0;
+  uint64_t start = corner(dev, x, y, z, height, pitch);
+  return range_bad(api, CPY, start ? start : dev, start ? span(rows, pitch, width) : UINT64_MAX);
+}
+
+static int copy2d_bad(const char *api, const CUDA_MEMCPY2D *c) {
+  if (!c) return 0;
+  return side_bad(api, c->srcMemoryType, c->srcDevice, c->srcXInBytes, c->srcY, 0, 0, c->srcPitch, c->WidthInBytes,
+                  c->Height) ||
+         side_bad(api, c->dstMemoryType, c->dstDevice, c->dstXInBytes, c->dstY, 0, 0, c->dstPitch, c->WidthInBytes,
+                  c->Height);
+}
+
+/* 3D copies (and their peer form, with the same fields): depth layers of
+ * `height` rows of pitch bytes; the copy touches Depth layers of Height rows */
+#define COPY3D_BAD(api, c)                                                                                       \
+  ((c) && (side_bad(api, (c)->srcMemoryType, (c)->srcDevice, (c)->srcXInBytes, (c)->srcY, (c)->srcZ,             \
+                    (c)->srcHeight, (c)->srcPitch, (c)->WidthInBytes,                                            \
+                    (c)->Depth ? ((c)->Depth - 1) * (uint64_t)(c)->srcHeight + (c)->Height : 0) ||              \
+           side_bad(api, (c)->dstMemoryType, (c)->dstDevice, (c)->dstXInBytes, (c)->dstY, (c)->dstZ,             \
+                    (c)->dstHeight, (c)->dstPitch, (c)->WidthInBytes,                                            \
+                    (c)->Depth ? ((c)->Depth - 1) * (uint64_t)(c)->dstHeight + (c)->Height : 0)))
+
+/* a 3D region's rows are addressed as (z * height + y): with Depth layers
+ * the last row is ((Depth-1) * height + Height - 1), so the row count above is
+ * (Depth-1) * height + Height, and side_bad starts it at (srcZ, srcY) */
+
+static int batch_bad(const char *api, CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count) {
+  if (!dsts || !srcs || !sizes) return 0;
+  for (size_t i = 0; i < count; i++)
+    if (range_bad(api, CPY, dsts[i], sizes[i]) || range_bad(api, CPY, srcs[i], sizes[i])) return 1;
+  return 0;
+}
+
+/* the driver's functions, per variant: [0] legacy stream, [1] per-thread stream */
+static struct {
+  CUresult (*Memcpy[2])(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*MemcpyAsync[2])(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*HtoD[2])(CUdeviceptr, const void *, size_t);
+  CUresult (*HtoDAsync[2])(CUdeviceptr, const void *, size_t, CUstream);
+  CUresult (*DtoH[2])(void *, CUdeviceptr, size_t);
+  CUresult (*DtoHAsync[2])(void *, CUdeviceptr, size_t, CUstream);
+  CUresult (*DtoD[2])(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*DtoDAsync[2])(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*Peer[2])(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t);
+  CUresult (*PeerAsync[2])(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream);
+  CUresult (*Copy2D[2])(const CUDA_MEMCPY2D *);
+  CUresult (*Copy2DUnaligned[2])(const CUDA_MEMCPY2D *);
+  CUresult (*Copy2DAsync[2])(const CUDA_MEMCPY2D *, CUstream);
+  CUresult (*Copy3D[2])(const CUDA_MEMCPY3D *);
+  CUresult (*Copy3DAsync[2])(const CUDA_MEMCPY3D *, CUstream);
+  CUresult (*Copy3DPeer[2])(const CUDA_MEMCPY3D_PEER *);
+  CUresult (*Copy3DPeerAsync[2])(const CUDA_MEMCPY3D_PEER *, CUstream);
+  CUresult (*Batch[2])(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *, size_t,
+                       CUstream);
+  CUresult (*Batch12[2])(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *, size_t,
+                         size_t *, CUstream);
+  CUresult (*SetD8[2])(CUdeviceptr, unsigned char, size_t);
+  CUresult (*SetD8Async[2])(CUdeviceptr, unsigned char, size_t, CUstream);
+  CUresult (*SetD16[2])(CUdeviceptr, unsigned short, size_t);
+  CUresult (*SetD16Async[2])(CUdeviceptr, unsigned short, size_t, CUstream);
+  CUresult (*SetD32[2])(CUdeviceptr, unsigned int, size_t);
+  CUresult (*SetD32Async[2])(CUdeviceptr, unsigned int, size_t, CUstream);
+  CUresult (*Set2D8[2])(CUdeviceptr, size_t, unsigned char, size_t, size_t);
+  CUresult (*Set2D8Async[2])(CUdeviceptr, size_t, unsigned char, size_t, size_t, CUstream);
+  CUresult (*Set2D16[2])(CUdeviceptr, size_t, unsigned short, size_t, size_t);
+  CUresult (*Set2D16Async[2])(CUdeviceptr, size_t, unsigned short, size_t, size_t, CUstream);
+  CUresult (*Set2D32[2])(CUdeviceptr, size_t, unsigned int, size_t, size_t);
+  CUresult (*Set2D32Async[2])(CUdeviceptr, size_t, unsigned int, size_t, size_t, CUstream);
+} real;
+
+/* n elements of size bytes; UINT64_MAX when that overflows */
+static uint64_t bytes(uint64_t n, uint64_t size) {
+  uint64_t b;
+  return __builtin_mul_overflow(n, size, &b) ? UINT64_MAX : b;
+}
+
+/* a refused call returns what the driver returns for a bad pointer; one
+ * that ran and failed drains the ring */
+#define CHECKED(cond, call)                              \
+  do {                                                   \
+    if (cond) return CUDA_ERROR_INVALID_VALUE;           \
+    CUresult r_ = call;                                  \
+    return r_ == CUDA_SUCCESS ? r_ : rt_gsan_drain_after(r_); \
+  } while (0)
+
+#define D(api, p, n) range_bad(api, CPY, p, n)
+#define S(api, p, n) range_bad(api, SET, p, n)
+
+#define COPY_WRAPPERS(V)                                                                                              \
+  static CUresult w_Memcpy##V(CUdeviceptr d, CUdeviceptr s, size_t n) {                                               \
+    CHECKED(D("cuMemcpy", d, n) || D("cuMemcpy", s, n), real.Memcpy[V](d, s, n));                                     \
+  }                                                                                                                   \
+  static CUresult w_MemcpyAsync##V(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {                             \
+    CHECKED(D("cuMemcpyAsync", d, n) || D("cuMemcpyAsync", s, n), real.MemcpyAsync[V](d, s, n, st));                  \
+  }                                                                                                                   \
+  static CUresult w_HtoD##V(CUdeviceptr d, const void *h, size_t n) {                                                 \
+    CHECKED(D("cuMemcpyHtoD", d, n), real.HtoD[V](d, h, n));                                                          \
+  }                                                                                                                   \
+  static CUresult w_HtoDAsync##V(CUdeviceptr d, const void *h, size_t n, CUstream st) {                               \
+    CHECKED(D("cuMemcpyHtoDAsync", d, n), real.HtoDAsync[V](d, h, n, st));                                            \
+  }                                                                                                                   \
+  static CUresult w_DtoH##V(void *h, CUdeviceptr s, size_t n) {                                                       \
+    CHECKED(D("cuMemcpyDtoH", s, n), real.DtoH[V](h, s, n));                                                          \
+  }                                                                                                                   \
+  static CUresult w_DtoHAsync##V(void *h, CUdeviceptr s, size_t n, CUstream st) {                                     \
+    CHECKED(D("cuMemcpyDtoHAsync", s, n), real.DtoHAsync[V](h, s, n, st));                                            \
+  }                                                                                                                   \
+  static CUresult w_DtoD##V(CUdeviceptr d, CUdeviceptr s, size_t n) {                                                 \
+    CHECKED(D("cuMemcpyDtoD", d, n) || D("cuMemcpyDtoD", s, n), real.DtoD[V](d, s, n));                               \
+  }                                                                                                                   \
+  static CUresult w_DtoDAsync##V(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {                               \
+    CHECKED(D("cuMemcpyDtoDAsync", d, n) || D("cuMemcpyDtoDAsync", s, n), real.DtoDAsync[V](d, s, n, st));            \
+  }                                                                                                                   \
+  static CUresult w_Peer##V(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n) {                     \
+    CHECKED(D("cuMemcpyPeer", d, n) || D("cuMemcpyPeer", s, n), real.Peer[V](d, dc, s, sc, n));                       \
+  }                                                                                                                   \
+  static CUresult w_PeerAsync##V(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st) {   \
+    CHECKED(D("cuMemcpyPeerAsync", d, n) || D("cuMemcpyPeerAsync", s, n), real.PeerAsync[V](d, dc, s, sc, n, st));    \
+  }                                                                                                                   \
+  static CUresult w_Copy2D##V(const CUDA_MEMCPY2D *c) { CHECKED(copy2d_bad("cuMemcpy2D", c), real.Copy2D[V](c)); }    \
+  static CUresult w_Copy2DUnaligned##V(const CUDA_MEMCPY2D *c) {                                                      \
+    CHECKED(copy2d_bad("cuMemcpy2DUnaligned", c), real.Copy2DUnaligned[V](c));                                        \
+  }                                                                                                                   \
+  static CUresult w_Copy2DAsync##V(const CUDA_MEMCPY2D *c, CUstream st) {                                             \
+    CHECKED(copy2d_bad("cuMemcpy2DAsync", c), real.Copy2DAsync[V](c, st));                                            \
+  }                                                                                                                   \
+  static CUresult w_Copy3D##V(const CUDA_MEMCPY3D *c) { CHECKED(COPY3D_BAD("cuMemcpy3D", c), real.Copy3D[V](c)); }    \
+  static CUresult w_Copy3DAsync##V(const CUDA_MEMCPY3D *c, CUstream st) {                                             \
+    CHECKED(COPY3D_BAD("cuMemcpy3DAsync", c), real.Copy3DAsync[V](c, st));                                            \
+  }                                                                                                                   \
+  static CUresult w_Copy3DPeer##V(const CUDA_MEMCPY3D_PEER *c) {                                                      \
+    CHECKED(COPY3D_BAD("cuMemcpy3DPeer", c), real.Copy3DPeer[V](c));                                                  \
+  }                                                                                                                   \
+  static CUresult w_Copy3DPeerAsync##V(const CUDA_MEMCPY3D_PEER *c, CUstream st) {                                    \
+    CHECKED(COPY3D_BAD("cuMemcpy3DPeerAsync", c), real.Copy3DPeerAsync[V](c, st));                                    \
+  }                                                                                                                   \
+  static CUresult w_Batch##V(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a,          \
+                             size_t *ai, size_t na, CUstream st) {                                                    \
+    CHECKED(batch_bad("cuMemcpyBatchAsync", d, s, n, count), real.Batch[V](d, s, n, count, a, ai, na, st));           \
+  }                                                                                                                   \
+  static CUresult w_Batch12##V(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a,        \
+                               size_t *ai, size_t na, size_t *fail, CUstream st) {                                    \
+    CHECKED(batch_bad("cuMemcpyBatchAsync", d, s, n, count), real.Batch12[V](d, s, n, count, a, ai, na, fail, st));   \
+  }                                                                                                                   \
+  static CUresult w_SetD8##V(CUdeviceptr d, unsigned char v, size_t n) {                                              \
+    CHECKED(S("cuMemsetD8", d, n), real.SetD8[V](d, v, n));                                                           \
+  }                                                                                                                   \
+  static CUresult w_SetD8Async##V(CUdeviceptr d, unsigned char v, size_t n, CUstream st) {                            \
+    CHECKED(S("cuMemsetD8Async", d, n), real.SetD8Async[V](d, v, n, st));                                             \
+  }                                                                                                                   \
+  static CUresult w_SetD16##V(CUdeviceptr d, unsigned short v, size_t n) {                                            \
+    CHECKED(S("cuMemsetD16", d, bytes(n, 2)), real.SetD16[V](d, v, n));                                              \
+  }                                                                                                                   \
+  static CUresult w_SetD16Async##V(CUdeviceptr d, unsigned short v, size_t n, CUstream st) {                          \
+    CHECKED(S("cuMemsetD16Async", d, bytes(n, 2)), real.SetD16Async[V](d, v, n, st));                                 \
+  }                                                                                                                   \
+  static CUresult w_SetD32##V(CUdeviceptr d, unsigned int v, size_t n) {                                              \
+    CHECKED(S("cuMemsetD32", d, bytes(n, 4)), real.SetD32[V](d, v, n));                                               \
+  }                                                                                                                   \
+  static CUresult w_SetD32Async##V(CUdeviceptr d, unsigned int v, size_t n, CUstream st) {                            \
+    CHECKED(S("cuMemsetD32Async", d, bytes(n, 4)), real.SetD32Async[V](d, v, n, st));                                 \
+  }                                                                                                                   \
+  static CUresult w_Set2D8##V(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) {                         \
+    CHECKED(S("cuMemsetD2D8", d, span(h, p, w)), real.Set2D8[V](d, p, v, w, h));                                      \
+  }                                                                                                                   \
+  static CUresult w_Set2D8Async##V(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream st) {       \
+    CHECKED(S("cuMemsetD2D8Async", d, span(h, p, w)), real.Set2D8Async[V](d, p, v, w, h, st));                        \
+  }                                                                                                                   \
+  static CUresult w_Set2D16##V(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h) {                       \
+    CHECKED(S("cuMemsetD2D16", d, span(h, p, bytes(w, 2))), real.Set2D16[V](d, p, v, w, h));                          \
+  }                                                                                                                   \
+  static CUresult w_Set2D16Async##V(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream st) {     \
+    CHECKED(S("cuMemsetD2D16Async", d, span(h, p, bytes(w, 2))), real.Set2D16Async[V](d, p, v, w, h, st));            \
+  }                                                                                                                   \
+  static CUresult w_Set2D32##V(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h) {                         \
+    CHECKED(S("cuMemsetD2D32", d, span(h, p, bytes(w, 4))), real.Set2D32[V](d, p, v, w, h));                          \
+  }                                                                                                                   \
+  static CUresult w_Set2D32Async##V(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream st) {       \
+    CHECKED(S("cuMemsetD2D32Async", d, span(h, p, bytes(w, 4))), real.Set2D32Async[V](d, p, v, w, h, st));            \
+  }
+COPY_WRAPPERS(0)
+COPY_WRAPPERS(1)
+
+#define H(n, f) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)real.f, 2, 0, 0}
+/* cuMemcpyBatchAsync changed its signature in CUDA 13: the version asked
+ * for says which one the caller calls */
+#define HV(n, f, lo, hi) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)real.f, 2, lo, hi}
+const rt_hook rt_hooks_copy[] = {
+    H("cuMemcpy", Memcpy), H("cuMemcpyAsync", MemcpyAsync), H("cuMemcpyHtoD", HtoD),
+    H("cuMemcpyHtoDAsync", HtoDAsync), H("cuMemcpyDtoH", DtoH), H("cuMemcpyDtoHAsync", DtoHAsync),
+    H("cuMemcpyDtoD", DtoD), H("cuMemcpyDtoDAsync", DtoDAsync), H("cuMemcpyPeer", Peer),
+    H("cuMemcpyPeerAsync", PeerAsync), H("cuMemcpy2D", Copy2D), H("cuMemcpy2DUnaligned", Copy2DUnaligned),
+    H("cuMemcpy2DAsync", Copy2DAsync), H("cuMemcpy3D", Copy3D), H("cuMemcpy3DAsync", Copy3DAsync),
+    H("cuMemcpy3DPeer", Copy3DPeer), H("cuMemcpy3DPeerAsync", Copy3DPeerAsync),
+    HV("cuMemcpyBatchAsync", Batch12, 12080, 13000), HV("cuMemcpyBatchAsync", Batch, 13000, 0),
+    H("cuMemsetD8", SetD8), H("cuMemsetD8Async", SetD8Async), H("cuMemsetD16", SetD16),
+    H("cuMemsetD16Async", SetD16Async), H("cuMemsetD32", SetD32), H("cuMemsetD32Async", SetD32Async),
+    H("cuMemsetD2D8", Set2D8), H("cuMemsetD2D8Async", Set2D8Async), H("cuMemsetD2D16", Set2D16),
+    H("cuMemsetD2D16Async", Set2D16Async), H("cuMemsetD2D32", Set2D32), H("cuMemsetD2D32Async", Set2D32Async),
+    {NULL, {NULL, NULL}, NULL, 0, 0, 0},
+};

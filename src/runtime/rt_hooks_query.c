@@ -1,0 +1,58 @@
+/* Hooks on the queries whose answers the arena changes: for an arena
+ * pointer the driver would give the whole VMM reservation (DESIGN.md §3);
+ * the allocation's own range is what the caller means. */
+#include "rt_gsan.h"
+
+static struct {
+  CUresult (*GetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
+  CUresult (*GetAttribute)(void *, CUpointer_attribute, CUdeviceptr);
+  CUresult (*GetAttributes)(unsigned, CUpointer_attribute *, void **, CUdeviceptr);
+} query;
+
+/* 1 and the live allocation's range when ptr is in one */
+static int live_range(CUdeviceptr ptr, uint64_t *base, uint64_t *size) {
+  rt_alloc_info info;
+  if (!rt_gsan.ready || rt_arena_find(rt_gsan.arena, ptr, &info) != RT_OK || info.state != RT_SLOT_LIVE ||
+      ptr - info.base >= info.size)
+    return 0;
+  *base = info.base;
+  *size = info.size;
+  return 1;
+}
+
+static CUresult w_MemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr ptr) {
+  uint64_t b, n;
+  if (!live_range(ptr, &b, &n)) return query.GetAddressRange(pbase, psize, ptr);
+  if (pbase) *pbase = b;
+  if (psize) *psize = n;
+  return CUDA_SUCCESS;
+}
+
+static void fix_attribute(CUpointer_attribute a, void *data, uint64_t b, uint64_t n) {
+  if (a == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR) *(CUdeviceptr *)data = b;
+  else if (a == CU_POINTER_ATTRIBUTE_RANGE_SIZE) *(size_t *)data = n;
+}
+
+static CUresult w_PointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr ptr) {
+  CUresult r = query.GetAttribute(data, a, ptr);
+  uint64_t b, n;
+  if (r == CUDA_SUCCESS && data && live_range(ptr, &b, &n)) fix_attribute(a, data, b, n);
+  return r;
+}
+
+static CUresult w_PointerGetAttributes(unsigned count, CUpointer_attribute *a, void **data, CUdeviceptr ptr) {
+  CUresult r = query.GetAttributes(count, a, data, ptr);
+  uint64_t b, n;
+  if (r == CUDA_SUCCESS && live_range(ptr, &b, &n))
+    for (unsigned i = 0; i < count; i++)
+      if (data[i]) fix_attribute(a[i], data[i], b, n);
+  return r;
+}
+
+#define Q(n, f, q) {n, {(void *)w_##f, (void *)w_##f}, (void **)&query.q, 1, 0, 0}
+const rt_hook rt_hooks_query[] = {
+    Q("cuMemGetAddressRange", MemGetAddressRange, GetAddressRange),
+    Q("cuPointerGetAttribute", PointerGetAttribute, GetAttribute),
+    Q("cuPointerGetAttributes", PointerGetAttributes, GetAttributes),
+    {NULL, {NULL, NULL}, NULL, 0, 0, 0},
+};

@@ -1,0 +1,81 @@
+/* Hooks on launches and waits. A launch is first ordered after the
+ * slot-table writes gsan has queued (rt_vmm_cuda_order), so a kernel never
+ * sees an allocation's bounds before they are there. Device reports become
+ * due here (DESIGN.md §4): every call that waits for the device, and every
+ * launch or wait that returns an error, drains the ring, so a report comes
+ * before the program sees the failure (and, in halt mode, the program ends
+ * there). The monitor thread covers kernels that are still running. */
+#include "rt_gsan.h"
+
+/* the driver's functions, per variant: [0] legacy stream, [1] per-thread stream */
+static struct {
+  CUresult (*StreamSynchronize[2])(CUstream);
+  CUresult (*StreamQuery[2])(CUstream);
+  CUresult (*EventSynchronize)(CUevent);
+  CUresult (*LaunchKernel[2])(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                              CUstream, void **, void **);
+  CUresult (*LaunchKernelEx[2])(const CUlaunchConfig *, CUfunction, void **, void **);
+  CUresult (*LaunchCooperativeKernel[2])(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                         unsigned, CUstream, void **);
+  CUresult (*GraphLaunch[2])(CUgraphExec, CUstream);
+} real;
+
+/* a wait has finished: what the device wrote so far is there to print */
+static CUresult waited(CUresult r) { return rt_gsan_drain_after(r); }
+
+/* a launch that fails may be telling of an earlier kernel's fault */
+static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : rt_gsan_drain_after(r); }
+
+/* the stream a launch goes to: 0 of the per-thread variant is the thread's */
+#define STREAM(V, s) ((V) && !(s) ? CU_STREAM_PER_THREAD : (s))
+#define ORDERED(s)                               \
+  do {                                           \
+    CUresult o_ = (CUresult)rt_gsan_order_launch(s); \
+    if (o_ != CUDA_SUCCESS) return o_;           \
+  } while (0)
+
+static CUresult w_CtxSynchronize(void) { return waited(rt_gsan.cu.CtxSynchronize()); }
+static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchronize(e)); }
+
+#define SYNC_WRAPPERS(V)                                                                                       \
+  static CUresult w_StreamSynchronize##V(CUstream s) { return waited(real.StreamSynchronize[V](s)); }         \
+  static CUresult w_StreamQuery##V(CUstream s) {                                                              \
+    CUresult r = real.StreamQuery[V](s);                                                                       \
+    return r == CUDA_ERROR_NOT_READY ? r : waited(r);                                                          \
+  }                                                                                                            \
+  static CUresult w_LaunchKernel##V(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,         \
+                                     unsigned by, unsigned bz, unsigned shmem, CUstream s, void **args,        \
+                                     void **extra) {                                                           \
+    ORDERED(STREAM(V, s));                                                                                     \
+    return launched(real.LaunchKernel[V](f, gx, gy, gz, bx, by, bz, shmem, s, args, extra));                  \
+  }                                                                                                            \
+  static CUresult w_LaunchKernelEx##V(const CUlaunchConfig *c, CUfunction f, void **args, void **extra) {     \
+    if (c) ORDERED(STREAM(V, c->hStream));                                                                     \
+    return launched(real.LaunchKernelEx[V](c, f, args, extra));                                               \
+  }                                                                                                            \
+  static CUresult w_LaunchCooperativeKernel##V(CUfunction f, unsigned gx, unsigned gy, unsigned gz,           \
+                                               unsigned bx, unsigned by, unsigned bz, unsigned shmem,          \
+                                               CUstream s, void **args) {                                      \
+    ORDERED(STREAM(V, s));                                                                                     \
+    return launched(real.LaunchCooperativeKernel[V](f, gx, gy, gz, bx, by, bz, shmem, s, args));              \
+  }                                                                                                            \
+  static CUresult w_GraphLaunch##V(CUgraphExec g, CUstream s) {                                               \
+    ORDERED(STREAM(V, s));                                                                                     \
+    return launched(real.GraphLaunch[V](g, s));                                                               \
+  }
+SYNC_WRAPPERS(0)
+SYNC_WRAPPERS(1)
+
+const rt_hook rt_hooks_sync[] = {
+    {"cuCtxSynchronize", {(void *)w_CtxSynchronize, (void *)w_CtxSynchronize}, NULL, 1, 0, 0},
+    {"cuEventSynchronize", {(void *)w_EventSynchronize, (void *)w_EventSynchronize}, (void **)&real.EventSynchronize, 1, 0, 0},
+#define TWO(n, f) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)real.f, 2, 0, 0}
+    TWO("cuStreamSynchronize", StreamSynchronize),
+    TWO("cuStreamQuery", StreamQuery),
+    TWO("cuLaunchKernel", LaunchKernel),
+    TWO("cuLaunchKernelEx", LaunchKernelEx),
+    TWO("cuLaunchCooperativeKernel", LaunchCooperativeKernel),
+    TWO("cuGraphLaunch", GraphLaunch),
+#undef TWO
+    {NULL, {NULL, NULL}, NULL, 0, 0, 0},
+};

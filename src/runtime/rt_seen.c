@@ -1,0 +1,43 @@
+/* Per-site report counts (rt_seen.h): open addressing on (module, site). */
+#include "rt_seen.h"
+
+#include <string.h>
+
+static rt_seen_site *find(rt_seen *s, uint64_t module, uint32_t site, int add) {
+  uint64_t h = (module ^ (module >> 29) ^ ((uint64_t)site * 0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull;
+  for (unsigned i = 0; i < RT_SEEN_SITES; i++) {
+    rt_seen_site *e = &s->slot[(h + i) % RT_SEEN_SITES];
+    if (e->hits && e->module == module && e->site == site) return e;
+    if (!e->hits) {
+      if (!add) return NULL;
+      e->module = module;
+      e->site = site;
+      s->used++;
+      return e;
+    }
+  }
+  return NULL;
+}
+
+uint64_t rt_seen_hit(rt_seen *s, uint64_t module, uint32_t site, const char *kind, const rt_site *where) {
+  rt_seen_site *e = find(s, module, site, 1);
+  if (!e) {
+    s->untracked++;
+    return 1;
+  }
+  if (!e->hits) {
+    e->kind = kind;
+    if (where) e->where = *where;
+  }
+  return ++e->hits;
+}
+
+void rt_seen_printed(rt_seen *s, uint64_t module, uint32_t site) {
+  rt_seen_site *e = find(s, module, site, 0);
+  if (e) e->printed = 1;
+}
+
+void rt_seen_foreach_repeat(const rt_seen *s, void (*fn)(void *arg, const rt_seen_site *site), void *arg) {
+  for (unsigned i = 0; i < RT_SEEN_SITES; i++)
+    if (s->slot[i].hits > 1 || (s->slot[i].hits && !s->slot[i].printed)) fn(arg, &s->slot[i]);
+}

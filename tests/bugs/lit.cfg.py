@@ -1,0 +1,43 @@
+# lit configuration for the planted-bug and correct programs: each .cu file is
+# built with gsan nvcc and run under gsan run, and its output must match its
+# CHECK lines. They need a GPU (feature "gpu": nvidia-smi finds one, or
+# --param gpu=1); without one they are UNSUPPORTED, and tests/nvcc/bugs_build.test
+# still builds every one of them.
+import glob
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+config.name = 'gsan-bugs'
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = ['.cu']
+config.test_source_root = HERE
+build = os.path.abspath(lit_config.params.get('build', os.path.join(HERE, '..', '..', 'build')))
+config.test_exec_root = os.path.join(build, 'bugs')
+
+
+def have_gpu():
+    if lit_config.params.get('gpu') is not None:
+        return lit_config.params['gpu'] == '1'
+    smi = shutil.which('nvidia-smi')
+    try:
+        return bool(smi) and subprocess.run([smi, '-L'], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+if have_gpu():
+    config.available_features.add('gpu')
+# the release build: these programs run under libgsan, not the sanitizer build
+config.substitutions.append(('%gsan', os.path.join(build, 'bin', 'gsan')))
+config.substitutions.append(('%arch', lit_config.params.get('arch', 'native')))
+filecheck = shutil.which('FileCheck') or (glob.glob('/usr/lib/llvm-*/bin/FileCheck') or ['FileCheck'])[-1]
+config.substitutions.append(('%FileCheck', filecheck))
+config.environment['PATH'] = os.pathsep.join(['/usr/local/cuda/bin', os.environ.get('PATH', '')])
+config.environment['GSAN_CACHE'] = os.path.join(build, 'bugs', 'nvcc-cache')
+for var in ('LD_LIBRARY_PATH', 'HOME', 'CUDA_VISIBLE_DEVICES'):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
