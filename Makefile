@@ -27,11 +27,11 @@ ifneq ($(DEPS_DIR),)
 DEP_INC   := -I$(DEPS_DIR)/include
 DEP_LIB   := -L$(abspath $(DEPS_DIR))/lib -Wl,-rpath,$(abspath $(DEPS_DIR))/lib
 endif
-LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_seen.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
+LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
              rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_depot.c)
 $(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps-build
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -I$(CUDA_HOME)/include $(CFLAGS) -fPIC -shared $(LIB_SRC) -o $@ \
+	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -I$(CUDA_HOME)/include $(CFLAGS) -fPIC -shared -Wl,-z,defs $(LIB_SRC) -o $@ \
 	  $(DEP_LIB) -ldl -lpthread -ldw -lelf -lzstd -lstdc++
 
 # gsan answers to this name as `gsan nvcc` (for CMAKE_CUDA_COMPILER)
@@ -76,7 +76,7 @@ $(BUILD)/bin/test_flags: src/runtime/rt_flags.c tests/runtime/test_flags.c $(HDR
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) src/runtime/rt_flags.c tests/runtime/test_flags.c -o $@
 
-REPORT_SRC := src/runtime/rt_report.c src/runtime/rt_sites.c
+REPORT_SRC := src/runtime/rt_report.c src/runtime/rt_sites.c src/runtime/rt_seen.c
 $(BUILD)/bin/test_report: $(REPORT_SRC) tests/runtime/test_report.c $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) tests/runtime/test_report.c -o $@ -lstdc++

@@ -80,7 +80,6 @@ struct rt_arena {
   uint64_t tables, tables_size; /* slot-table reservation */
   unsigned table_shift;
   unsigned ninit;                /* classes whose state is initialised */
-  void *zeros;                  /* one granule of zero bytes for new table pages */
   atomic_int last_error;
   atomic_uint_fast64_t seq, allocs, frees, live_allocs, live_bytes, mapped_data, mapped_table;
   rt_class cls[MAX_CLASSES];
@@ -154,7 +153,6 @@ void rt_arena_destroy(rt_arena *a) {
   }
   if (a->tables) a->vmm.unreserve(a->vmm.ctx, a->tables, a->tables_size);
   if (a->base) a->vmm.unreserve(a->vmm.ctx, a->base, a->size);
-  free(a->zeros);
   free(a);
 }
 
@@ -172,10 +170,8 @@ rt_status rt_arena_create(const rt_vmm *vmm, const rt_arena_params *p, rt_arena 
   a->table_shift = p->region_shift - p->min_shift + 3;
   while ((1ull << a->table_shift) < vmm->granule) a->table_shift++;
   a->tables_size = (uint64_t)p->classes << a->table_shift;
-  a->zeros = calloc(1, vmm->granule);
   uint64_t region = 1ull << p->region_shift;
   int err;
-  if (!a->zeros) { free(a); return RT_OUT_OF_MEMORY; }
   /* the base must be aligned to a region: slot bases then follow from masks */
   if ((err = vmm->reserve(vmm->ctx, a->size, region, p->hint, &a->base)) != 0) {
     rt_status s = vmm_fail(a, err);
@@ -237,7 +233,7 @@ static rt_status ensure_table(rt_arena *a, unsigned k, uint64_t s) {
     a->vmm.release(a->vmm.ctx, handle);
     return vmm_fail(a, err);
   }
-  if ((err = a->vmm.write(a->vmm.ctx, addr, a->zeros, g)) != 0) {
+  if ((err = a->vmm.zero(a->vmm.ctx, addr, g)) != 0) {
     a->vmm.unmap(a->vmm.ctx, addr, g);
     a->vmm.release(a->vmm.ctx, handle);
     return vmm_fail(a, err);
@@ -249,7 +245,7 @@ static rt_status ensure_table(rt_arena *a, unsigned k, uint64_t s) {
 
 static rt_status write_entry(rt_arena *a, unsigned k, uint64_t s, uint64_t size) {
   uint64_t addr = a->tables + ((uint64_t)k << a->table_shift) + s * 8;
-  int err = a->vmm.write(a->vmm.ctx, addr, &size, 8);
+  int err = a->vmm.set64(a->vmm.ctx, addr, size);
   return err ? vmm_fail(a, err) : RT_OK;
 }
 

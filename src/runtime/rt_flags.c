@@ -34,7 +34,12 @@ static const option table[] = {
      "check the ranges of memcpy and memset calls before they run", NULL, 0, 0},
     {"report_limit", K_INT, FIELD(report_limit), "100",
      "reports printed in full; later ones are counted per site (0: no limit)", NULL, 0, INT_MAX},
-    {"suppressions", K_STRING, FIELD(suppressions), "", "file of report patterns to suppress", NULL, 0, 0},
+    {"suppressions", K_STRING, FIELD(suppressions), "",
+     "file of kind:pattern lines; a report of that kind (or *) whose kernel, file or stack frame matches the "
+     "pattern is not printed", NULL, 0, 0},
+    {"default_suppressions", K_BOOL, FIELD(default_suppressions), "1",
+     "suppress the leaks of libraries that keep device memory until exit (PyTorch's caching allocator, cuBLAS, "
+     "cuDNN handles)", NULL, 0, 0},
     {"verbosity", K_INT, FIELD(verbosity), "0", "0 quiet, 1 what gsan sets up, 2 every interposed call", NULL, 0, 2},
     {"ring_capacity", K_INT, FIELD(ring_capacity), "4096",
      "device error records buffered between drains (a power of two)", NULL, 16, 1 << 24},

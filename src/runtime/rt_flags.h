@@ -17,6 +17,7 @@ typedef struct rt_flags {
   int check_host_api;
   int report_limit;      /* reports printed before the rest are only counted; 0 = no limit */
   char suppressions[512];
+  int default_suppressions; /* the built-in ones (rt_suppress.c) */
   int verbosity;
   int ring_capacity;     /* device records buffered between drains, a power of two */
   int monitor_ms;        /* how often the monitor thread drains the ring */

@@ -56,6 +56,15 @@ uint32_t rt_gsan_stack_here(void) {
   return rt_depot_put(&t);
 }
 
+int rt_gsan_suppressed(const char *kind, const char *const *names, int n, const rt_stack *stack) {
+  if (!rt_gsan.suppress.n) return 0;
+  const char *all[8 + 32];
+  int k = 0;
+  for (int i = 0; i < n && k < 8; i++) all[k++] = names[i];
+  for (int i = 0; stack && i < stack->n && i < 32; i++) all[k++] = stack->frame[i];
+  return rt_suppress_match(&rt_gsan.suppress, kind, all, k) != NULL;
+}
+
 int rt_gsan_order_launch(CUstream s) {
   if (!rt_gsan.ready || !rt_vmm_cuda_pending(&rt_gsan.vmm)) return 0;
   if (!rt_gsan_capturing(s)) return rt_vmm_cuda_order(&rt_gsan.vmm, s, 0);
@@ -96,6 +105,9 @@ void rt_gsan_init_driver(void *get_proc) {
       rt_gsan.log.out = stderr;
     }
     rt_gsan.log.json = rt_gsan.flags.log_format == RT_LOG_JSON;
+    if (rt_suppress_load(&rt_gsan.suppress, rt_gsan.flags.default_suppressions, rt_gsan.flags.suppressions, err,
+                         sizeof err) < 0)
+      rt_gsan_say("%s", err);
     rt_gsan.log.pid = (long)getpid();
 #define GET(field, name) *(void **)&rt_gsan.cu.field = rt_gsan_real(name)
     GET(MemAlloc, "cuMemAlloc");
@@ -123,7 +135,10 @@ void rt_gsan_init_driver(void *get_proc) {
     *(void **)&rt_gsan.vmm_api.MemSetAccess = rt_gsan_real("cuMemSetAccess");
     *(void **)&rt_gsan.vmm_api.MemcpyHtoD = rt_gsan_real("cuMemcpyHtoD");
     *(void **)&rt_gsan.vmm_api.MemGetAllocationGranularity = rt_gsan_real("cuMemGetAllocationGranularity");
+    *(void **)&rt_gsan.vmm_api.CtxSynchronize = rt_gsan_real("cuCtxSynchronize");
     *(void **)&rt_gsan.vmm_api.StreamWriteValue64 = rt_gsan_real("cuStreamWriteValue64");
+    *(void **)&rt_gsan.vmm_api.MemsetD8Async = rt_gsan_real("cuMemsetD8Async");
+    *(void **)&rt_gsan.vmm_api.StreamSynchronize = rt_gsan_real("cuStreamSynchronize");
     *(void **)&rt_gsan.vmm_api.EventCreate = rt_gsan_real("cuEventCreate");
     *(void **)&rt_gsan.vmm_api.EventRecord = rt_gsan_real("cuEventRecord");
     *(void **)&rt_gsan.vmm_api.EventQuery = rt_gsan_real("cuEventQuery");
@@ -185,6 +200,9 @@ static void sink(void *arg, const gsan_record *rec) {
     reg.size = info.size;
   }
   const char *kind = rt_classify_device(&s, rec, state);
+  char fbuf[1024];
+  const char *names[] = {rt_demangle(s.func, fbuf, sizeof fbuf), s.file, s.call_file};
+  if (rt_gsan_suppressed(kind, names, 3, NULL)) return;
   if (rt_seen_hit(&rt_gsan.seen, rec->module_id, rec->site, kind, t ? &s : NULL) > 1) return;
   if (rt_gsan.flags.report_limit && rt_gsan.log.reports >= (unsigned)rt_gsan.flags.report_limit) return;
   static rt_stacks st;
@@ -236,14 +254,31 @@ static void *monitor(void *arg) {
 #define LEAKS_LISTED 32
 typedef struct leak_list { rt_leak l[LEAKS_LISTED]; unsigned n; uint64_t count, bytes; } leak_list;
 
+/* whether the leaks allocated from one stack are suppressed, decided once
+ * per stack: a program can leave many allocations from a few places */
+static int leak_suppressed(uint32_t stack_id, const rt_trace *t) {
+  static struct { uint32_t id; int verdict; } memo[256];
+  static unsigned n;
+  if (!t || !rt_gsan.suppress.n) return 0;
+  for (unsigned i = 0; i < n; i++)
+    if (memo[i].id == stack_id) return memo[i].verdict;
+  static rt_stack st;
+  static char buf[8192];
+  rt_trace_symbolize(t, &st, buf, sizeof buf);
+  int v = rt_gsan_suppressed("leak", NULL, 0, &st);
+  if (n < 256) memo[n++].id = stack_id, memo[n - 1].verdict = v;
+  return v;
+}
+
 static void note_leak(void *arg, const rt_alloc_info *info) {
   leak_list *ll = arg;
   static rt_stack st[LEAKS_LISTED];
   static char buf[LEAKS_LISTED][2048];
+  uint32_t a, f;
+  rt_depot_lookup(info->base, &a, &f);
+  const rt_trace *t = rt_depot_get(a);
+  if (leak_suppressed(a, t)) return;
   if (ll->n < LEAKS_LISTED) {
-    uint32_t a, f;
-    rt_depot_lookup(info->base, &a, &f);
-    const rt_trace *t = rt_depot_get(a);
     if (t) rt_trace_symbolize(t, &st[ll->n], buf[ll->n], sizeof buf[ll->n]);
     ll->l[ll->n] = (rt_leak){info->base, info->size, t ? &st[ll->n] : NULL};
     ll->n++;
@@ -315,8 +350,8 @@ int rt_gsan_ensure_ready(void) {
   if (!rt_gsan.cu.StreamCreate || rt_gsan.cu.StreamCreate(&rt_gsan.own_stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
     rt_gsan.own_stream = 0;
   /* slot-table entries written on gsan's stream; launches wait for them */
-  if (rt_gsan.flags.async_tables && rt_vmm_cuda_async(&rt_gsan.vmm, rt_gsan.own_stream) != 0 && rt_gsan.flags.verbosity)
-    rt_gsan_say("slot-table writes stay synchronous");
+  if (rt_vmm_cuda_stream(&rt_gsan.vmm, rt_gsan.own_stream, rt_gsan.flags.async_tables) != 0 && rt_gsan.flags.verbosity)
+    rt_gsan_say("no stream for slot-table writes: each is a copy and a wait for the whole device");
   rt_arena_ctx(rt_gsan.arena, rt_gsan.ctx);
   memcpy(rt_gsan.ctx + GSAN_CTX_RING, &dring, 8);
   memcpy(rt_gsan.ctx + GSAN_CTX_RING_CTL, &rt_gsan.ring_ctl, 8);

@@ -11,6 +11,7 @@
 #include "rt_ring.h"
 #include "rt_seen.h"
 #include "rt_stack.h"
+#include "rt_suppress.h"
 #include "rt_vmm_cuda.h"
 
 #include <cuda.h>
@@ -55,6 +56,7 @@ typedef struct rt_gsan_ctx {
   rt_site_table *tables[RT_MAX_TABLES];
   int ntables;
   rt_seen seen; /* device reports per site: printed once, then counted */
+  rt_suppress suppress;
   rt_log log;
   pthread_t monitor;
   CUstream own_stream; /* non-blocking, for gsan's own copies; 0 when none */
@@ -79,6 +81,9 @@ void rt_gsan_add_tables(rt_site_table **tables, int n);
 /* Drains after a driver call returned r (final when r says the context
  * is lost, as after a trap); returns r. */
 CUresult rt_gsan_drain_after(CUresult r);
+/* 1 when a report of kind is suppressed: names are what the rules match
+ * (a device error's kernel and files); with a stack, its frames as well */
+int rt_gsan_suppressed(const char *kind, const char *const *names, int n, const rt_stack *stack);
 /* A one-line message from gsan itself (not a report). */
 void rt_gsan_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Orders a launch on stream s after the slot-table writes queued so far

@@ -47,9 +47,13 @@ static void report_free(const char *kind, const char *api, CUdeviceptr ptr, cons
   rt_region reg = {known ? info->base : ptr, known ? info->size : 0, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
   pthread_mutex_lock(&rt_gsan.lock);
   static rt_stacks sk;
-  if (known) rt_gsan_region_stacks(info->base, info->state == RT_SLOT_FREED, &reg, &sk);
-  rt_err_free e = {kind, api, ptr, rt_gsan_call_stack(&sk), reg};
-  rt_report_free(&rt_gsan.log, &e);
+  const rt_stack *call = rt_gsan_call_stack(&sk);
+  const char *names[] = {api};
+  if (!rt_gsan_suppressed(kind, names, 1, call)) {
+    if (known) rt_gsan_region_stacks(info->base, info->state == RT_SLOT_FREED, &reg, &sk);
+    rt_err_free e = {kind, api, ptr, call, reg};
+    rt_report_free(&rt_gsan.log, &e);
+  }
   pthread_mutex_unlock(&rt_gsan.lock);
 }
 

@@ -13,7 +13,8 @@
 #define SET "memset-param-overflow"
 
 /* 1 (and a report) when [addr, addr+len) is arena memory but not inside one
- * live allocation; len UINT64_MAX stands for a size that overflowed */
+ * live allocation, unless a suppression covers it; len UINT64_MAX stands for
+ * a size that overflowed */
 static int range_bad(const char *api, const char *kind, uint64_t addr, uint64_t len) {
   if (!rt_gsan.ready || !rt_gsan.flags.check_host_api || len == 0) return 0;
   rt_alloc_info info;
@@ -26,11 +27,17 @@ static int range_bad(const char *api, const char *kind, uint64_t addr, uint64_t 
   rt_region reg = {info.base, info.state == RT_SLOT_NEVER ? 0 : info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
   pthread_mutex_lock(&rt_gsan.lock);
   static rt_stacks sk;
-  if (info.state != RT_SLOT_NEVER) rt_gsan_region_stacks(info.base, info.state == RT_SLOT_FREED, &reg, &sk);
-  rt_err_host_range e = {k, api, addr, len, rt_gsan_call_stack(&sk), reg};
-  rt_report_host_range(&rt_gsan.log, &e);
+  const rt_stack *call = rt_gsan_call_stack(&sk);
+  const char *names[] = {api};
+  /* a suppressed report lets the call run, as if gsan were not there */
+  int report = !rt_gsan_suppressed(k, names, 1, call);
+  if (report) {
+    if (info.state != RT_SLOT_NEVER) rt_gsan_region_stacks(info.base, info.state == RT_SLOT_FREED, &reg, &sk);
+    rt_err_host_range e = {k, api, addr, len, call, reg};
+    rt_report_host_range(&rt_gsan.log, &e);
+  }
   pthread_mutex_unlock(&rt_gsan.lock);
-  return 1;
+  return report;
 }
 
 /* the bytes from a pitched region's first touched byte to its last:

@@ -1,7 +1,7 @@
 /* The virtual-memory operations the arena is built on. The runtime fills
  * this table with the CUDA driver's VMM calls (cuMemAddressReserve,
- * cuMemCreate, cuMemMap, cuMemSetAccess, cuMemUnmap, cuMemRelease,
- * cuMemcpyHtoD); the tests fill it with an in-process fake. Every operation
+ * cuMemCreate, cuMemMap, cuMemSetAccess, cuMemUnmap, cuMemRelease) and its
+ * stream writes; the tests fill it with an in-process fake. Every operation
  * returns 0 on success or the driver's error code. */
 #ifndef GSAN_RT_VMM_H
 #define GSAN_RT_VMM_H
@@ -20,8 +20,12 @@ typedef struct rt_vmm {
   /* map a handle at addr, and give the device read/write access */
   int (*map)(void *ctx, uint64_t addr, uint64_t size, uint64_t handle, int device);
   int (*unmap)(void *ctx, uint64_t addr, uint64_t size);
-  /* copy host bytes to mapped device memory */
-  int (*write)(void *ctx, uint64_t addr, const void *src, size_t size);
+  /* a slot-table entry: 8 bytes at addr; the only device memory gsan writes
+   * once a page is there. Every write and zero is in place, in the order
+   * made, before any kernel launched after it reads it. */
+  int (*set64)(void *ctx, uint64_t addr, uint64_t value);
+  /* zeros over a new table page */
+  int (*zero)(void *ctx, uint64_t addr, uint64_t size);
   uint64_t granule;   /* allocation granularity: 2 MiB on the H100 */
 } rt_vmm;
 

@@ -8,8 +8,9 @@
 typedef struct cuda_vmm {
   rt_cuda_api api;
   int device;
-  /* queued table writes: how many, how many `ev` covers, how many are known
-   * done (a launch with nothing in flight pays two loads) */
+  /* table writes on gsan's stream: how many, how many `ev` covers, how many
+   * are known done (a launch with nothing in flight pays two loads); async:
+   * left in flight, launches ordered after them */
   int async;
   CUstream stream;
   CUevent ev;
@@ -65,33 +66,47 @@ static int cv_map(void *ctx, uint64_t addr, uint64_t size, uint64_t handle, int 
 
 static int cv_unmap(void *ctx, uint64_t addr, uint64_t size) { return ((cuda_vmm *)ctx)->api.MemUnmap(addr, size); }
 
-static int cv_write(void *ctx, uint64_t addr, const void *src, size_t size) {
-  cuda_vmm *v = ctx;
-  if (v->async && size == 8) {
-    uint64_t value;
-    memcpy(&value, src, 8);
-    pthread_mutex_lock(&v->lock);
-    CUresult r = v->api.StreamWriteValue64(v->stream, addr, value, CU_STREAM_WRITE_VALUE_DEFAULT);
-    if (r == CUDA_SUCCESS) __atomic_store_n(&v->queued, v->queued + 1, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&v->lock);
-    if (r == CUDA_SUCCESS) return 0;
-  }
-  /* larger writes (a new table page's zeros) are rare and stay synchronous;
-   * they touch other addresses than the queued ones */
-  return v->api.MemcpyHtoD(addr, src, size);
+/* after a write was queued (r its result): counted, and waited for unless
+ * launches are ordered after queued writes */
+static int queued(cuda_vmm *v, CUresult r) {
+  if (r == CUDA_SUCCESS) __atomic_store_n(&v->queued, v->queued + 1, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&v->lock);
+  if (r == CUDA_SUCCESS && !v->async) r = v->api.StreamSynchronize(v->stream);
+  return r;
 }
 
-int rt_vmm_cuda_async(rt_vmm *vm, CUstream stream) {
+static int cv_set64(void *ctx, uint64_t addr, uint64_t value) {
+  cuda_vmm *v = ctx;
+  if (!v->stream) {
+    CUresult r = v->api.MemcpyHtoD(addr, &value, 8);
+    return r == CUDA_SUCCESS && v->api.CtxSynchronize ? v->api.CtxSynchronize() : r;
+  }
+  pthread_mutex_lock(&v->lock);
+  return queued(v, v->api.StreamWriteValue64(v->stream, addr, value, CU_STREAM_WRITE_VALUE_DEFAULT));
+}
+
+static int cv_zero(void *ctx, uint64_t addr, uint64_t size) {
+  cuda_vmm *v = ctx;
+  if (!v->stream) {
+    void *z = calloc(1, size);
+    CUresult r = z ? v->api.MemcpyHtoD(addr, z, size) : CUDA_ERROR_OUT_OF_MEMORY;
+    free(z);
+    return r == CUDA_SUCCESS && v->api.CtxSynchronize ? v->api.CtxSynchronize() : r;
+  }
+  pthread_mutex_lock(&v->lock);
+  return queued(v, v->api.MemsetD8Async(addr, 0, size, v->stream));
+}
+
+int rt_vmm_cuda_stream(rt_vmm *vm, CUstream stream, int queue) {
   cuda_vmm *v = vm->ctx;
   const rt_cuda_api *a = &v->api;
-  if (!stream || !a->StreamWriteValue64 || !a->EventCreate || !a->EventRecord || !a->EventQuery ||
-      !a->EventSynchronize || !a->StreamWaitEvent)
+  if (!stream || !a->StreamWriteValue64 || !a->MemsetD8Async || !a->StreamSynchronize || !a->EventCreate ||
+      !a->EventRecord || !a->EventQuery || !a->EventSynchronize || !a->StreamWaitEvent)
     return CUDA_ERROR_NOT_SUPPORTED;
   CUresult r = a->EventCreate(&v->ev, CU_EVENT_DISABLE_TIMING);
   if (r != CUDA_SUCCESS) return r;
-  pthread_mutex_init(&v->lock, NULL);
   v->stream = stream;
-  v->async = 1;
+  v->async = queue;
   return 0;
 }
 
@@ -134,7 +149,8 @@ int rt_vmm_cuda(rt_vmm *out, const rt_cuda_api *api, int device) {
     free(v);
     return r ? r : CUDA_ERROR_UNKNOWN;
   }
-  rt_vmm vm = {v, cv_reserve, cv_unreserve, cv_create, cv_release, cv_map, cv_unmap, cv_write, g};
+  pthread_mutex_init(&v->lock, NULL);
+  rt_vmm vm = {v, cv_reserve, cv_unreserve, cv_create, cv_release, cv_map, cv_unmap, cv_set64, cv_zero, g};
   *out = vm;
   return 0;
 }

@@ -19,8 +19,11 @@ typedef struct rt_cuda_api {
   CUresult (*MemSetAccess)(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
   CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*MemGetAllocationGranularity)(size_t *, const CUmemAllocationProp *, CUmemAllocationGranularity_flags);
-  /* for queued slot-table writes (rt_vmm_cuda_async); may be NULL */
+  CUresult (*CtxSynchronize)(void);
+  /* table writes on gsan's own stream (rt_vmm_cuda_stream) */
   CUresult (*StreamWriteValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned);
+  CUresult (*MemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
+  CUresult (*StreamSynchronize)(CUstream);
   CUresult (*EventCreate)(CUevent *, unsigned);
   CUresult (*EventRecord)(CUevent, CUstream);
   CUresult (*EventQuery)(CUevent);
@@ -32,12 +35,15 @@ typedef struct rt_cuda_api {
 int rt_vmm_cuda(rt_vmm *out, const rt_cuda_api *api, int device);
 void rt_vmm_cuda_free(rt_vmm *v);
 
-/* Slot-table entries (8-byte writes) are queued on stream instead of copied
- * synchronously: a synchronous copy costs more than the driver's own
- * cudaMalloc. Work that reads the tables (every kernel launch) must then be
- * ordered after them: rt_vmm_cuda_order. 0, or a CUresult when the
- * functions are missing (writes stay synchronous). */
-int rt_vmm_cuda_async(rt_vmm *v, CUstream stream);
+/* Slot-table writes go on stream, in the order made. A plain synchronous
+ * copy is not enough: from pageable memory it returns once the bytes are
+ * staged, before they land, and a kernel on a non-blocking stream is not
+ * ordered after it. With queue, writes are left in flight (a synchronous
+ * write per allocation costs more than the driver's own cudaMalloc) and every
+ * launch must be ordered after them: rt_vmm_cuda_order. Without, each write
+ * is waited for. Before this is called (or when the driver lacks the calls:
+ * CUresult returned) a write is a copy followed by a context-wide wait. */
+int rt_vmm_cuda_stream(rt_vmm *v, CUstream stream, int queue);
 /* Orders launch_stream's next work after every table write queued so far
  * (a wait on an event, only while one is still in flight); with host_wait,
  * the calling thread waits instead (a stream being captured cannot wait on

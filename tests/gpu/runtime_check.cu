@@ -86,7 +86,8 @@ int main(int argc, char **argv) {
   logger.pid = 0;
   // the arena on the real VMM, with the default layout: 16 TiB at the hint
   rt_cuda_api api = {cuMemAddressReserve, cuMemAddressFree, cuMemCreate, cuMemRelease, cuMemMap,
-                     cuMemUnmap,          cuMemSetAccess,   cuMemcpyHtoD, cuMemGetAllocationGranularity};
+                     cuMemUnmap,          cuMemSetAccess,   cuMemcpyHtoD, cuMemGetAllocationGranularity,
+                     cuCtxSynchronize};
   rt_vmm vmm;
   CK((CUresult)rt_vmm_cuda(&vmm, &api, 0));
   rt_arena_params p = rt_arena_default_params(0);

@@ -84,7 +84,7 @@ static CUresult f_MemGetAllocationGranularity(size_t *g, const CUmemAllocationPr
 }
 /* copies into fake device memory land in the fake VMM; anything else is host memory */
 static CUresult copy_in(CUdeviceptr d, const void *h, size_t n) {
-  if (fake_vmm_is_mapped(vmm, d)) return (CUresult)ops.write(ops.ctx, d, h, n);
+  if (fake_vmm_is_mapped(vmm, d)) return (CUresult)fake_vmm_write(vmm, d, h, n);
   memcpy((void *)d, h, n);
   return CUDA_SUCCESS;
 }
@@ -219,7 +219,17 @@ static CUresult f_StreamWriteValue64(CUstream s, CUdeviceptr a, cuuint64_t v, un
   (void)s; (void)f;
   if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
   fake_value_writes++;
-  return (CUresult)ops.write(ops.ctx, a, &v, 8);
+  return (CUresult)ops.set64(ops.ctx, a, v);
+}
+static CUresult f_MemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
+  (void)s;
+  if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
+  if (fake_vmm_is_mapped(vmm, d)) {
+    if (v) return CUDA_ERROR_NOT_SUPPORTED; /* gsan only zeroes */
+    return (CUresult)ops.zero(ops.ctx, d, n);
+  }
+  memset((void *)d, v, n);
+  return CUDA_SUCCESS;
 }
 static CUresult f_EventCreate(CUevent *e, unsigned f) {
   (void)f;
@@ -288,6 +298,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuMemAllocFromPoolAsync", (void *)f_AllocFromPool},
       {"cuStreamCreate", (void *)f_StreamCreate},
       {"cuStreamWriteValue64", (void *)f_StreamWriteValue64},
+      {"cuMemsetD8Async", (void *)f_MemsetD8Async},
       {"cuEventCreate", (void *)f_EventCreate},
       {"cuEventRecord", (void *)f_EventRecord},
       {"cuEventQuery", (void *)f_EventQuery},

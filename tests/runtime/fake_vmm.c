@@ -189,10 +189,24 @@ static int fk_write(void *ctx, uint64_t addr, const void *src, size_t size) {
   return rc;
 }
 
+static int fk_set64(void *ctx, uint64_t addr, uint64_t value) { return fk_write(ctx, addr, &value, 8); }
+
+static int fk_zero(void *ctx, uint64_t addr, uint64_t size) {
+  fake_vmm *f = ctx;
+  pthread_mutex_lock(&f->lock);
+  unsigned char *p = at(f, addr, size);
+  int rc = p ? 0 : err(f, "zeroing unmapped memory", addr);
+  if (p) memset(p, 0, size);
+  pthread_mutex_unlock(&f->lock);
+  return rc;
+}
+
 rt_vmm fake_vmm_ops(fake_vmm *f) {
-  rt_vmm v = {f, fk_reserve, fk_unreserve, fk_create, fk_release, fk_map, fk_unmap, fk_write, f->granule};
+  rt_vmm v = {f, fk_reserve, fk_unreserve, fk_create, fk_release, fk_map, fk_unmap, fk_set64, fk_zero, f->granule};
   return v;
 }
+
+int fake_vmm_write(fake_vmm *f, uint64_t addr, const void *src, size_t size) { return fk_write(f, addr, src, size); }
 
 uint64_t fake_vmm_read64(fake_vmm *f, uint64_t addr, int *ok) {
   pthread_mutex_lock(&f->lock);

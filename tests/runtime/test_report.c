@@ -5,6 +5,7 @@
  * SCENARIO: sites | overflow | json | uaf | wild | variable | free | memcpy | corrupt */
 #include "../../src/runtime/rt_arena.h"
 #include "../../src/runtime/rt_report.h"
+#include "../../src/runtime/rt_seen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,7 @@ int main(int argc, char **argv) {
   unsigned char *blob = site_blob(argv[1], &n);
   const char *why, *sc = argv[2];
   unsigned site_index = argc > 3 ? (unsigned)atoi(argv[3]) : 0;
-  rt_log log = {stdout, !strcmp(sc, "json"), 4242, 0};
+  rt_log log = {stdout, !strcmp(sc, "json") || !strcmp(sc, "repeats-json"), 4242, 0};
   if (!strcmp(sc, "corrupt")) {
     /* every way a blob can be wrong is refused with a reason */
     printf("short: %s\n", rt_sites_parse(blob, 8, &why) ? "accepted" : why);
@@ -112,6 +113,20 @@ int main(int argc, char **argv) {
     rt_report_free(&log, &inv);
     rt_err_free none = {"invalid-free", "cuMemFree", 0x7f0012345678ull, &free_stack, {0, 0, NULL, 0, NULL, NULL, 0}};
     rt_report_free(&log, &none);
+    rt_sites_free(t);
+    return 0;
+  } else if (!strcmp(sc, "repeats") || !strcmp(sc, "repeats-json")) {
+    /* one site hit five times, printed once; another held back by report_limit */
+    static rt_seen seen;
+    for (int i = 0; i < 5; i++)
+      if (rt_seen_hit(&seen, rt_sites_module(t), site_index, "global-buffer-overflow", &s) == 1)
+        rt_seen_printed(&seen, rt_sites_module(t), site_index);
+    rt_seen_hit(&seen, rt_sites_module(t), site_index + 1, "use-after-free", &s);
+    for (unsigned i = 0; i < RT_SEEN_SITES; i++)
+      if (seen.slot[i].hits) {
+        rt_err_repeats e = {seen.slot[i].kind, &seen.slot[i].where, seen.slot[i].hits, seen.slot[i].printed};
+        rt_report_repeats(&log, &e);
+      }
     rt_sites_free(t);
     return 0;
   } else if (!strcmp(sc, "memcpy")) {

@@ -1,0 +1,82 @@
+/* Suppression rules (rt_suppress.h): parsed once, matched with fnmatch. */
+#include "rt_suppress.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+/* device memory that libraries keep until exit by design: reporting it as
+ * leaked would fail every run of a PyTorch program */
+static const char *const builtin[] = {
+    "leak:CUDACachingAllocator", /* PyTorch's block cache */
+    "leak:cublasCreate",         /* cuBLAS handle workspaces */
+    "leak:cublasLtCreate",
+    "leak:cudnnCreate",
+};
+
+static int add(rt_suppress *sp, const char *line, size_t len, char *err, size_t errlen, const char *where) {
+  while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+    len--;
+  while (len && (*line == ' ' || *line == '\t')) line++, len--;
+  if (!len || *line == '#') return 0;
+  const char *colon = memchr(line, ':', len);
+  size_t klen = colon ? (size_t)(colon - line) : 0, plen = colon ? len - klen - 1 : 0;
+  if (!colon || !klen || !plen) {
+    snprintf(err, errlen, "%s: expected kind:pattern", where);
+    return -1;
+  }
+  if (klen >= sizeof sp->s[0].kind || plen + 3 > sizeof sp->s[0].pattern) {
+    snprintf(err, errlen, "%s: kind or pattern too long", where);
+    return -1;
+  }
+  if (sp->n == RT_SUPPRESS_MAX) {
+    snprintf(err, errlen, "%s: more than %d suppressions", where, RT_SUPPRESS_MAX);
+    return -1;
+  }
+  rt_suppression *s = &sp->s[sp->n++];
+  memset(s, 0, sizeof *s);
+  memcpy(s->kind, line, klen);
+  snprintf(s->pattern, sizeof s->pattern, "*%.*s*", (int)plen, colon + 1);
+  return 0;
+}
+
+int rt_suppress_load(rt_suppress *sp, int with_builtin, const char *path, char *err, size_t errlen) {
+  sp->n = 0;
+  if (with_builtin)
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++) add(sp, builtin[i], strlen(builtin[i]), err, errlen, "");
+  if (!path || !*path) return 0;
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    snprintf(err, errlen, "suppressions: cannot open '%s': %s", path, strerror(errno));
+    return -1;
+  }
+  char line[512], where[600];
+  int lineno = 0, rc = 0;
+  while (rc == 0 && fgets(line, sizeof line, f)) {
+    lineno++;
+    snprintf(where, sizeof where, "suppressions: %s:%d", path, lineno);
+    size_t len = strlen(line);
+    if (len == sizeof line - 1 && line[len - 1] != '\n') {
+      snprintf(err, errlen, "%s: line longer than %zu characters", where, sizeof line - 2);
+      rc = -1;
+    } else {
+      rc = add(sp, line, len, err, errlen, where);
+    }
+  }
+  fclose(f);
+  return rc;
+}
+
+const rt_suppression *rt_suppress_match(rt_suppress *sp, const char *kind, const char *const *names, int n) {
+  for (int i = 0; i < sp->n; i++) {
+    rt_suppression *s = &sp->s[i];
+    if (strcmp(s->kind, "*") && strcmp(s->kind, kind)) continue;
+    for (int j = 0; j < n; j++)
+      if (names[j] && fnmatch(s->pattern, names[j], 0) == 0) {
+        s->hits++;
+        return s;
+      }
+  }
+  return NULL;
+}

@@ -1,0 +1,36 @@
+/* Suppressions, as in AddressSanitizer: a file of `kind:pattern` lines
+ * (GSAN_OPTIONS suppressions=FILE) and a few built-in ones for libraries
+ * that keep device memory on purpose until the process ends (PyTorch's
+ * caching allocator, cuBLAS and cuDNN handles). A report is suppressed when
+ * its kind matches (or the line says `*`) and the pattern matches one of its
+ * names: for leaks, the frames of the allocation stack; for device errors,
+ * the kernel and the source file; for host errors, the frames of the call.
+ * A pattern matches anywhere in a name; `*` and `?` are wildcards. */
+#ifndef GSAN_RT_SUPPRESS_H
+#define GSAN_RT_SUPPRESS_H
+
+#include <stddef.h>
+
+#define RT_SUPPRESS_MAX 256
+
+typedef struct rt_suppression {
+  char kind[48];     /* a report kind, "leak", or "*" */
+  char pattern[208]; /* glob, matched as *pattern* */
+  unsigned long hits;
+} rt_suppression;
+
+typedef struct rt_suppress {
+  rt_suppression s[RT_SUPPRESS_MAX];
+  int n;
+} rt_suppress;
+
+/* The built-in suppressions (when builtin), then the file's (path may be
+ * "" for none). -1 with a one-line message naming the file and line on a
+ * bad file; the rules read so far stay. */
+int rt_suppress_load(rt_suppress *sp, int builtin, const char *path, char *err, size_t errlen);
+
+/* The suppression matching a report of kind whose names are names[0..n),
+ * or NULL; its hit count goes up. */
+const rt_suppression *rt_suppress_match(rt_suppress *sp, const char *kind, const char *const *names, int n);
+
+#endif
