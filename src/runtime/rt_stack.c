@@ -3,6 +3,8 @@
 #include "rt_stack.h"
 
 #include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
 #include <elfutils/libdwfl.h>
 #include <execinfo.h>
 #include <pthread.h>
@@ -10,13 +12,41 @@
 #include <string.h>
 #include <unistd.h>
 
+static void self_init(void);
+
+/* gsan's own code: the executable segments of the object that holds this
+ * file, found once (a dladdr per frame would cost more than the rest of an
+ * allocation) */
+#define MAX_SEGS 8
+static struct { uintptr_t lo[MAX_SEGS], hi[MAX_SEGS]; int n; } self_text;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  uintptr_t me = (uintptr_t)arg;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && me >= lo && me < lo + ph->p_memsz) {
+      for (int j = 0; j < info->dlpi_phnum && self_text.n < MAX_SEGS; j++)
+        if (info->dlpi_phdr[j].p_type == PT_LOAD && (info->dlpi_phdr[j].p_flags & PF_X)) {
+          self_text.lo[self_text.n] = info->dlpi_addr + info->dlpi_phdr[j].p_vaddr;
+          self_text.hi[self_text.n] = self_text.lo[self_text.n] + info->dlpi_phdr[j].p_memsz;
+          self_text.n++;
+        }
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static void self_init(void) { dl_iterate_phdr(find_self, (void *)(uintptr_t)rt_trace_capture); }
+
 static int inside_gsan(void *pc) {
-  /* gsan's own frames: anything in the object that holds this function */
-  static Dl_info self;
-  static int have;
-  if (!have) have = dladdr((void *)rt_trace_capture, &self) ? 1 : -1;
-  Dl_info d;
-  return have > 0 && dladdr(pc, &d) && d.dli_fbase == self.dli_fbase;
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, self_init);
+  for (int i = 0; i < self_text.n; i++)
+    if ((uintptr_t)pc >= self_text.lo[i] && (uintptr_t)pc < self_text.hi[i]) return 1;
+  return 0;
 }
 
 void rt_trace_capture(rt_trace *t) {
