@@ -47,6 +47,6 @@ else
   echo "No GPU on this machine. On one, 'make demo' builds tests/bugs/heap_overflow.cu with gsan nvcc and"
   echo "runs it under gsan run: the report names the kind (global-buffer-overflow), the access (WRITE of"
   echo "size 4), the thread and block, the kernel and its source line, the allocation it overflowed and"
-  echo "where the host allocated it. Runs on an H100 are in docs/results/bugs-gpu.md (and, for the"
-  echo "instrumenter alone, docs/results/ptx-gpu.md)."
+  echo "where the host allocated it. The whole bug suite on an H100, beside compute-sanitizer, is in"
+  echo "docs/results/detection.md (and, for the instrumenter alone, docs/results/ptx-gpu.md)."
 fi

@@ -15,7 +15,10 @@ static void usage(FILE *f) {
         "\n"
         "Runs PROGRAM with libgsan preloaded: device allocations get exact bounds, instrumented\n"
         "kernels (built with gsan nvcc) report out-of-bounds and use-after-free accesses.\n"
-        "--opt adds to GSAN_OPTIONS (see gsan help options). GSAN_LIB overrides the library.\n",
+        "--opt adds to GSAN_OPTIONS (see gsan help options). GSAN_LIB overrides the library.\n"
+        "Triton's kernels are instrumented too: TRITON_PTXAS_PATH is set to gsan's ptxas wrapper (an\n"
+        "earlier TRITON_PTXAS_PATH becomes the ptxas it runs) and TRITON_CACHE_DIR to gsan's own cache,\n"
+        "so kernels compiled without gsan are not reused.\n",
         f);
 }
 
@@ -35,6 +38,20 @@ static int find_lib(char *out, size_t n) {
   if (access(out, R_OK) == 0) return 0;
   snprintf(out, n, "%s/libgsan.so", self);
   return access(out, R_OK);
+}
+
+/* Triton assembles its PTX with the ptxas TRITON_PTXAS_PATH names: gsan's
+ * wrapper instruments it first. Without a CUDA toolkit there is no wrapper,
+ * and Triton's kernels run unchecked. */
+static void triton_env(void) {
+  char wrapper[PATH_MAX + 32], root[PATH_MAX], cache[PATH_MAX + 16];
+  const char *user = getenv("TRITON_PTXAS_PATH");
+  if (user && *user && strstr(user, "/wrap/ptxas")) return; /* gsan's already */
+  if (user && *user) setenv("GSAN_REAL_PTXAS", user, 1);
+  if (cli_ptxas_setup(wrapper, sizeof wrapper, root, sizeof root) != 0) return;
+  setenv("TRITON_PTXAS_PATH", wrapper, 1);
+  snprintf(cache, sizeof cache, "%s/triton", root);
+  setenv("TRITON_CACHE_DIR", cache, 0);
 }
 
 int cli_run(int argc, char **argv) {
@@ -70,6 +87,7 @@ int cli_run(int argc, char **argv) {
   snprintf(pre, n, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
   setenv("LD_PRELOAD", pre, 1);
   if (*opts) setenv("GSAN_OPTIONS", opts, 1);
+  triton_env();
   execvp(argv[i], argv + i);
   fprintf(stderr, "gsan run: cannot run '%s': %s\n", argv[i], strerror(errno));
   return 127;

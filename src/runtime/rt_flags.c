@@ -40,14 +40,14 @@ static const option table[] = {
     {"default_suppressions", K_BOOL, FIELD(default_suppressions), "1",
      "suppress the leaks of libraries that keep device memory until exit (PyTorch's caching allocator, cuBLAS, "
      "cuDNN handles)", NULL, 0, 0},
-    {"verbosity", K_INT, FIELD(verbosity), "0", "0 quiet, 1 what gsan sets up, 2 every interposed call", NULL, 0, 2},
+    {"verbosity", K_INT, FIELD(verbosity), "0", "0 quiet, 1 what gsan sets up", NULL, 0, 1},
     {"ring_capacity", K_INT, FIELD(ring_capacity), "4096",
      "device error records buffered between drains (a power of two)", NULL, 16, 1 << 24},
     {"monitor_ms", K_INT, FIELD(monitor_ms), "2", "how often, in ms, the monitor thread prints device errors", NULL,
      1, 10000},
     {"async_tables", K_BOOL, FIELD(async_tables), "1",
-     "queue slot-table writes on gsan's stream and order launches after them (0: a synchronous copy per "
-     "allocation and free)", NULL, 0, 0},
+     "leave slot-table writes in flight on gsan's stream and order launches after them (0: wait for each "
+     "write, at every allocation and free)", NULL, 0, 0},
 };
 #undef FIELD
 
@@ -139,7 +139,7 @@ void rt_flags_help(FILE *out) {
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
     const option *o = &table[i];
     const char *type = o->kind == K_BOOL ? "bool" : o->kind == K_INT ? "int" : o->kind == K_ENUM ? "enum" : "string";
-    fprintf(out, "  %-16s %-7s default %-8s %s\n", o->name, type, *o->def ? o->def : "\"\"", o->help);
+    fprintf(out, "  %-20s %-7s default %-8s %s\n", o->name, type, *o->def ? o->def : "\"\"", o->help);
   }
 }
 

@@ -13,7 +13,8 @@ import lit.formats
 HERE = os.path.dirname(os.path.abspath(__file__))
 config.name = 'gsan-bugs'
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = ['.cu']
+config.suffixes = ['.cu', '.py']
+config.excludes = ['lit.cfg.py']
 config.test_source_root = HERE
 build = os.path.abspath(lit_config.params.get('build', os.path.join(HERE, '..', '..', 'build')))
 config.test_exec_root = os.path.join(build, 'bugs')
@@ -31,13 +32,20 @@ def have_gpu():
 
 if have_gpu():
     config.available_features.add('gpu')
+# PyTorch with Triton: the framework tests (.py)
+try:
+    if subprocess.run(['python3', '-c', 'import torch, triton'], capture_output=True, timeout=120).returncode == 0:
+        config.available_features.add('torch')
+except (OSError, subprocess.SubprocessError):
+    pass
 # the release build: these programs run under libgsan, not the sanitizer build
 config.substitutions.append(('%gsan', os.path.join(build, 'bin', 'gsan')))
 config.substitutions.append(('%arch', lit_config.params.get('arch', 'native')))
+config.substitutions.append(('%python', 'python3'))
 filecheck = shutil.which('FileCheck') or (glob.glob('/usr/lib/llvm-*/bin/FileCheck') or ['FileCheck'])[-1]
 config.substitutions.append(('%FileCheck', filecheck))
 config.environment['PATH'] = os.pathsep.join(['/usr/local/cuda/bin', os.environ.get('PATH', '')])
 config.environment['GSAN_CACHE'] = os.path.join(build, 'bugs', 'nvcc-cache')
-for var in ('LD_LIBRARY_PATH', 'HOME', 'CUDA_VISIBLE_DEVICES'):
+for var in ('LD_LIBRARY_PATH', 'HOME', 'CUDA_VISIBLE_DEVICES', 'TRITON_CACHE_DIR'):
     if var in os.environ:
         config.environment[var] = os.environ[var]

@@ -21,7 +21,7 @@ int main(void) {
   CHECK(parse(&f, "halt_on_error=0:exitcode=23:log_format=json", err) == 0 && !f.halt_on_error && f.exitcode == 23 &&
             f.log_format == RT_LOG_JSON,
         "colon-separated pairs");
-  CHECK(parse(&f, " verbosity=2,leak_check=false report_limit=0x10 ", err) == 0 && f.verbosity == 2 && !f.leak_check &&
+  CHECK(parse(&f, " verbosity=1,leak_check=false report_limit=0x10 ", err) == 0 && f.verbosity == 1 && !f.leak_check &&
             f.report_limit == 16,
         "commas, spaces, hex");
   CHECK(parse(&f, "exitcode=5:exitcode=7", err) == 0 && f.exitcode == 7, "the last one wins");
