@@ -23,22 +23,34 @@ JOBS=$(nproc 2>/dev/null || echo 4)
 # gsan, through lit
 python3 -c "from lit.main import main; main()" -v -j "$JOBS" --param build="$TOP/build" --param gpu=1 tests/bugs \
   >"$LOGDIR/lit.log" 2>&1
-sed -n 's/^\([A-Z]*\): gsan-bugs :: \([^ ]*\)\.cu .*/\2 \1/p' "$LOGDIR/lit.log" | sort >"$LOGDIR/gsan.txt"
+sed -n 's/^\([A-Z]*\): gsan-bugs :: \([^ ]*\)\.\(cu\|py\) .*/\2 \1/p' "$LOGDIR/lit.log" | sort >"$LOGDIR/gsan.txt"
 
 # compute-sanitizer, on natively built programs
 ls tests/bugs/*.cu | xargs -P "$JOBS" -I{} sh -c \
   'n=$(basename {} .cu); nvcc -g -lineinfo -arch=native -o '"$W"'/$n {} -lcuda >'"$W"'/$n.build 2>&1 || echo "$n: native build failed"'
 : >"$LOGDIR/compute-sanitizer.log"
 : >"$LOGDIR/cs.txt"
-for src in tests/bugs/*.cu; do
-  n=$(basename "$src" .cu)
+# PyTorch programs run under python3, with the environment their RUN line gives
+HAVE_TORCH=0
+python3 -c 'import torch, triton' >/dev/null 2>&1 && HAVE_TORCH=1
+for src in tests/bugs/*.cu tests/bugs/*.py; do
+  case $src in *.py) n=$(basename "$src" .py) ;; *) n=$(basename "$src" .cu) ;; esac
   out=$W/$n.cs
-  if [ -x "$W/$n" ]; then
-    timeout 300 compute-sanitizer --tool memcheck --leak-check full "$W/$n" >"$out" 2>&1
-    errs=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$out" | tail -n 1)
-  else
-    errs=
-  fi
+  errs=
+  case $src in
+    *.py)
+      if [ $HAVE_TORCH = 1 ]; then
+        nocache=
+        grep -q 'PYTORCH_NO_CUDA_MEMORY_CACHING=1' "$src" && nocache=PYTORCH_NO_CUDA_MEMORY_CACHING=1
+        env $nocache timeout 300 compute-sanitizer --tool memcheck --leak-check full python3 "$src" >"$out" 2>&1
+        errs=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$out" | tail -n 1)
+      fi ;;
+    *)
+      if [ -x "$W/$n" ]; then
+        timeout 300 compute-sanitizer --tool memcheck --leak-check full "$W/$n" >"$out" 2>&1
+        errs=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$out" | tail -n 1)
+      fi ;;
+  esac
   echo "$n ${errs:-?}" >>"$LOGDIR/cs.txt"
   { echo "== $n"; cat "$out" 2>/dev/null; } >>"$LOGDIR/compute-sanitizer.log"
 done
@@ -54,7 +66,10 @@ def sh(cmd):
     except OSError:
         return '?'
 def what(name):
-    first = open('tests/bugs/%s.cu' % name).readline().lstrip('/ ').strip()
+    path = 'tests/bugs/%s.cu' % name
+    if not os.path.exists(path):
+        path = 'tests/bugs/%s.py' % name
+    first = open(path).readline().lstrip('/# ').strip()
     return first.replace('|', '\\|')
 rows, nb, nc, g_found, c_found, g_fp, c_fp = [], 0, 0, 0, 0, 0, 0
 for name in sorted(cs):
@@ -75,14 +90,15 @@ for name in sorted(cs):
         c_fp += e not in ('0',)
     rows.append('| %s | %s | %s | %s | %s |' % (name, 'bug' if bug else 'correct', gcell, ccell, what(name)))
 out = ['# Detection matrix: gsan and compute-sanitizer on tests/bugs', '',
-       'Command: `sh tests/gpu/run.sh`  ', 'Date: %s  ' % datetime.datetime.utcnow().strftime('%Y-%m-%d %H:%M UTC'),
+       'Command: `sh tests/gpu/run.sh`  ', 'Date: %s  ' % datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
        'Device: %s  ' % sh('nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1'),
        'Toolkit: %s  ' % sh('nvcc --version | tail -n 2 | head -n 1'),
        'compute-sanitizer: %s' % sh('compute-sanitizer --version | tail -n 1'), '',
        'gsan: built by `gsan nvcc -g`, run by `gsan run`; a bug is found when the report matches the',
        "program's CHECK lines (kind, READ/WRITE and size, source line) and the exit status is right; a correct",
        'program passes when nothing is reported. compute-sanitizer: built by `nvcc -g -lineinfo`, run under',
-       '`compute-sanitizer --tool memcheck --leak-check full`; a bug is found when it reports any error at all.', '',
+       '`compute-sanitizer --tool memcheck --leak-check full`; a bug is found when it reports any error at all.',
+       'The .py programs are PyTorch with Triton kernels, run by python3 under each tool.', '',
        '| program | | gsan | compute-sanitizer | what it does |', '|---|---|---|---|---|'] + rows + [
        '', 'compute-sanitizer: detected %d/%d bugs, %d false positives on %d correct programs' % (c_found, nb, c_fp, nc),
        'gsan: detected %d/%d bugs, %d false positives on %d correct programs' % (g_found, nb, g_fp, nc)]
