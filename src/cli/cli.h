@@ -9,10 +9,10 @@
 int cli_ptx(int argc, char **argv);
 int cli_nvcc(int argc, char **argv);
 int cli_run(int argc, char **argv);
-/* The ptxas wrapper of gsan nvcc's private directory (set up if needed) in
- * wrapper, that directory's parent in cache_root, and GSAN_REAL_PTXAS set to
- * the toolkit's ptxas unless it is set already. -1 when there is no toolkit. */
-int cli_ptxas_setup(char *wrapper, size_t n, char *cache_root, size_t rn);
+/* The ptxas wrapper of gsan nvcc's private directory (set up if needed),
+ * DIR/wrap/ptxas, in wrapper, and GSAN_REAL_PTXAS set to the toolkit's ptxas
+ * unless it is set already. -1 when there is no toolkit. */
+int cli_ptxas_setup(char *wrapper, size_t n);
 /* gsan invoked under the name ptxas, from gsan nvcc's private directory */
 int cli_ptxas_wrapper(int argc, char **argv);
 

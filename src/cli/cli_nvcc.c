@@ -196,15 +196,13 @@ int cli_nvcc(int argc, char **argv) {
   return 2;
 }
 
-int cli_ptxas_setup(char *wrapper, size_t n, char *cache_root, size_t rn) {
+int cli_ptxas_setup(char *wrapper, size_t n) {
   char nvcc[PATH_MAX], self[PATH_MAX], dir[PATH_MAX], ptxas[PATH_MAX + 16];
   ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
   if (find_nvcc(nvcc) < 0 || sl <= 0) return -1;
   self[sl] = 0;
   if (private_dir(nvcc, self, dir, sizeof dir) < 0) return -1;
   snprintf(wrapper, n, "%s/wrap/ptxas", dir);
-  snprintf(cache_root, rn, "%s", dir);
-  *strrchr(cache_root, '/') = 0;
   snprintf(ptxas, sizeof ptxas, "%s", nvcc);
   strcpy(strrchr(ptxas, '/') + 1, "ptxas");
   setenv("GSAN_REAL_PTXAS", ptxas, 0);

@@ -17,8 +17,8 @@ static void usage(FILE *f) {
         "kernels (built with gsan nvcc) report out-of-bounds and use-after-free accesses.\n"
         "--opt adds to GSAN_OPTIONS (see gsan help options). GSAN_LIB overrides the library.\n"
         "Triton's kernels are instrumented too: TRITON_PTXAS_PATH is set to gsan's ptxas wrapper (an\n"
-        "earlier TRITON_PTXAS_PATH becomes the ptxas it runs) and TRITON_CACHE_DIR to gsan's own cache,\n"
-        "so kernels compiled without gsan are not reused.\n",
+        "earlier TRITON_PTXAS_PATH becomes the ptxas it runs; without one it runs the CUDA toolkit's)\n"
+        "and TRITON_CACHE_DIR to gsan's own cache, so kernels compiled without gsan are not reused.\n",
         f);
 }
 
@@ -44,14 +44,18 @@ static int find_lib(char *out, size_t n) {
  * wrapper instruments it first. Without a CUDA toolkit there is no wrapper,
  * and Triton's kernels run unchecked. */
 static void triton_env(void) {
-  char wrapper[PATH_MAX + 32], root[PATH_MAX], cache[PATH_MAX + 16];
+  char wrapper[PATH_MAX + 32], cache[PATH_MAX + 48];
   const char *user = getenv("TRITON_PTXAS_PATH");
   if (user && *user && strstr(user, "/wrap/ptxas")) return; /* gsan's already */
   if (user && *user) setenv("GSAN_REAL_PTXAS", user, 1);
-  if (cli_ptxas_setup(wrapper, sizeof wrapper, root, sizeof root) != 0) return;
+  if (cli_ptxas_setup(wrapper, sizeof wrapper) != 0) return;
   setenv("TRITON_PTXAS_PATH", wrapper, 1);
-  snprintf(cache, sizeof cache, "%s/triton", root);
-  setenv("TRITON_CACHE_DIR", cache, 0);
+  /* beside the wrapper, per gsan build: Triton's cache key does not see the
+   * wrapper, so kernels it compiled without gsan, or for another gsan, would
+   * be taken from its cache unchecked */
+  size_t dir = strlen(wrapper) - strlen("/wrap/ptxas"); /* the wrapper is DIR/wrap/ptxas */
+  snprintf(cache, sizeof cache, "%.*s/triton", (int)dir, wrapper);
+  setenv("TRITON_CACHE_DIR", cache, 1);
 }
 
 int cli_run(int argc, char **argv) {

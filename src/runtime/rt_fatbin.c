@@ -35,7 +35,10 @@ int rt_image_kind(const void *image, const void **fatbin, size_t *len) {
     Elf64_Ehdr eh;
     memcpy(&eh, p, sizeof eh);
     *fatbin = p;
-    *len = (size_t)(eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize);
+    /* ptxas puts the program headers after the section headers */
+    uint64_t sh_end = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
+    uint64_t ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+    *len = (size_t)(sh_end > ph_end ? sh_end : ph_end);
     return RT_IMAGE_ELF;
   }
   return RT_IMAGE_PTX; /* the driver treats anything else as PTX text */

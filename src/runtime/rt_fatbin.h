@@ -25,7 +25,8 @@ typedef struct rt_fatbin_entry {
 } rt_fatbin_entry;
 
 /* What an image pointer holds; for a fatbin (or its wrapper) *fatbin and
- * *len are set to the container, for a 64-bit cubin to the ELF image. */
+ * *len are set to the container, for a 64-bit cubin to the ELF image (to
+ * the end of its section or program headers, whichever comes last). */
 int rt_image_kind(const void *image, const void **fatbin, size_t *len);
 
 /* The entries of a fatbin container; their count, or -1 with a reason. */

@@ -8,7 +8,6 @@
 #include "rt_gsan.h"
 
 #include "rt_depot.h"
-#include "rt_fatbin.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,7 +65,7 @@ int rt_gsan_suppressed(const char *kind, const char *const *names, int n, const 
 }
 
 int rt_gsan_order_launch(CUstream s) {
-  if (!rt_gsan.ready || !rt_vmm_cuda_pending(&rt_gsan.vmm)) return 0;
+  if (!rt_gsan_is_ready() || !rt_vmm_cuda_pending(&rt_gsan.vmm)) return 0;
   if (!rt_gsan_capturing(s)) return rt_vmm_cuda_order(&rt_gsan.vmm, s, 0);
   /* a captured stream cannot wait on work outside the capture: this thread
    * waits, in relaxed mode so that the wait does not end the capture */
@@ -83,12 +82,15 @@ int rt_gsan_capturing(CUstream s) {
          c != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
-void *rt_gsan_real(const char *name) {
+void *rt_gsan_real_v(const char *name, int version, int per_thread) {
   void *p = NULL;
   CUdriverProcAddressQueryResult st;
-  if (!rt_gsan.get_proc || rt_gsan.get_proc(name, &p, 13000, 0, &st) != CUDA_SUCCESS) return NULL;
+  cuuint64_t flags = per_thread ? CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM : 0;
+  if (!rt_gsan.get_proc || rt_gsan.get_proc(name, &p, version, flags, &st) != CUDA_SUCCESS) return NULL;
   return p;
 }
+
+void *rt_gsan_real(const char *name) { return rt_gsan_real_v(name, RT_OWN_VERSION, 0); }
 
 void rt_gsan_init_driver(void *get_proc) {
   pthread_mutex_lock(&rt_gsan.lock);
@@ -171,7 +173,10 @@ void rt_gsan_add_tables(rt_site_table **found, int n) {
 /* the end of a run that reported: the program's own output first (_exit
  * skips stdio), then exitcode */
 static void die(void) {
-  fflush(NULL);
+  /* not fflush(NULL): it would wait for every stream's lock, stdin's too,
+   * which a thread blocked in a read holds */
+  fflush(stdout);
+  fflush(rt_gsan.log.out);
   _exit(rt_gsan.flags.exitcode);
 }
 
@@ -204,7 +209,10 @@ static void sink(void *arg, const gsan_record *rec) {
   const char *names[] = {rt_demangle(s.func, fbuf, sizeof fbuf), s.file, s.call_file};
   if (rt_gsan_suppressed(kind, names, 3, NULL)) return;
   if (rt_seen_hit(&rt_gsan.seen, rec->module_id, rec->site, kind, t ? &s : NULL) > 1) return;
-  if (rt_gsan.flags.report_limit && rt_gsan.log.reports >= (unsigned)rt_gsan.flags.report_limit) return;
+  if (rt_gsan.flags.report_limit && rt_gsan.log.reports >= (unsigned)rt_gsan.flags.report_limit) {
+    if (rt_gsan.flags.halt_on_error) die(); /* not printed, but it still ends the run */
+    return;
+  }
   static rt_stacks st;
   if (s.root != GSAN_ROOT_VARIABLE && state != RT_SLOT_NEVER)
     rt_gsan_region_stacks(reg.base, state == RT_SLOT_FREED, &reg, &st);
@@ -241,7 +249,7 @@ CUresult rt_gsan_drain_after(CUresult r) {
 
 static void *monitor(void *arg) {
   (void)arg;
-  struct timespec ts = {0, (long)rt_gsan.flags.monitor_ms * 1000000L};
+  struct timespec ts = {rt_gsan.flags.monitor_ms / 1000, (long)(rt_gsan.flags.monitor_ms % 1000) * 1000000L};
   while (!rt_gsan.stop) {
     nanosleep(&ts, NULL);
     rt_gsan_drain(0);
@@ -277,7 +285,7 @@ static void note_leak(void *arg, const rt_alloc_info *info) {
   uint32_t a, f;
   rt_depot_lookup(info->base, &a, &f);
   const rt_trace *t = rt_depot_get(a);
-  if (leak_suppressed(a, t)) return;
+  if (leak_suppressed(a, t) || rt_gsan_freed_in_graph(info->base)) return;
   if (ll->n < LEAKS_LISTED) {
     if (t) rt_trace_symbolize(t, &st[ll->n], buf[ll->n], sizeof buf[ll->n]);
     ll->l[ll->n] = (rt_leak){info->base, info->size, t ? &st[ll->n] : NULL};
@@ -294,7 +302,7 @@ static void note_repeat(void *arg, const rt_seen_site *site) {
 }
 
 static void at_exit(void) {
-  if (!rt_gsan.ready) return;
+  if (!rt_gsan_is_ready()) return;
   rt_gsan.stop = 1;
   pthread_join(rt_gsan.monitor, NULL);
   fflush(stdout); /* the program's own output before gsan's last words */
@@ -308,17 +316,47 @@ static void at_exit(void) {
     rt_err_leaks e = {ll.l, ll.n, ll.count, ll.bytes};
     rt_report_leaks(&rt_gsan.log, &e);
   }
+  if (rt_gsan.flags.verbosity)
+    for (int i = 0; i < rt_gsan.suppress.n; i++)
+      if (rt_gsan.suppress.s[i].hits)
+        rt_gsan_say("suppressed %lu report(s) with %s:%s", rt_gsan.suppress.s[i].hits, rt_gsan.suppress.s[i].kind,
+                    rt_gsan.suppress.s[i].pattern);
   if (rt_gsan.log.reports) die();
 }
 
+/* gsan's own stream, and the ring's control word zeroed on it: setting up
+ * can happen while the program captures a graph (its first allocation or
+ * module load inside the capture), where work on the legacy stream would end
+ * the capture */
+static int zero_on_own_stream(CUdeviceptr p, size_t n) {
+  if (!rt_gsan.cu.StreamCreate || rt_gsan.cu.StreamCreate(&rt_gsan.own_stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
+    rt_gsan.own_stream = 0;
+  if (!rt_gsan.own_stream || !rt_gsan.vmm_api.MemsetD8Async) return rt_gsan.cu.MemsetD8(p, 0, n);
+  CUresult r = rt_gsan.vmm_api.MemsetD8Async(p, 0, n, rt_gsan.own_stream);
+  return r != CUDA_SUCCESS ? r : rt_gsan.cu.StreamSynchronize(rt_gsan.own_stream);
+}
+
+static int set_up(void);
+
 int rt_gsan_ensure_ready(void) {
-  if (rt_gsan.ready) return 0;
+  if (rt_gsan_is_ready()) return 0;
   if (rt_gsan.failed) return -1;
   pthread_mutex_lock(&rt_gsan.lock);
-  if (rt_gsan.ready || rt_gsan.failed) goto out;
+  if (!rt_gsan.ready && !rt_gsan.failed) {
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+    set_up();
+    if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+  }
+  pthread_mutex_unlock(&rt_gsan.lock);
+  return rt_gsan_is_ready() ? 0 : -1;
+}
+
+/* under rt_gsan.lock */
+static int set_up(void) {
   CUdevice dev;
   int major = 0, minor = 0;
-  if (rt_gsan.cu.CtxGetDevice(&dev) != CUDA_SUCCESS) goto out; /* no context yet: try later */
+  if (rt_gsan.cu.CtxGetDevice(&dev) != CUDA_SUCCESS) return -1; /* no context yet: try later */
   rt_gsan.cu.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
   rt_gsan.cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
   rt_gsan.arch = major * 10 + minor;
@@ -329,7 +367,7 @@ int rt_gsan_ensure_ready(void) {
   if (st != RT_OK) {
     rt_gsan_say("cannot set up the arena (%s); device memory is not checked", rt_status_name(st));
     rt_gsan.failed = 1;
-    goto out;
+    return -1;
   }
   /* the ring in plain host memory registered with the driver: it outlives
    * the context, so the last records can be read at exit */
@@ -341,26 +379,27 @@ int rt_gsan_ensure_ready(void) {
   else mem = NULL;
   if (!mem || rt_gsan.cu.MemHostRegister(mem, bytes, CU_MEMHOSTREGISTER_DEVICEMAP) != CUDA_SUCCESS ||
       rt_gsan.cu.MemHostGetDevicePointer(&dring, mem, 0) != CUDA_SUCCESS ||
-      rt_gsan.cu.MemAlloc(&rt_gsan.ring_ctl, 8) != CUDA_SUCCESS || rt_gsan.cu.MemsetD8(rt_gsan.ring_ctl, 0, 8)) {
+      rt_gsan.cu.MemAlloc(&rt_gsan.ring_ctl, 8) != CUDA_SUCCESS || zero_on_own_stream(rt_gsan.ring_ctl, 8)) {
     rt_gsan_say("cannot set up the report ring; device errors are not reported");
     rt_gsan.failed = 1;
-    goto out;
+    return -1;
   }
   rt_ring_init(&rt_gsan.ring, mem, cap);
-  if (!rt_gsan.cu.StreamCreate || rt_gsan.cu.StreamCreate(&rt_gsan.own_stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
-    rt_gsan.own_stream = 0;
   /* slot-table entries written on gsan's stream; launches wait for them */
   if (rt_vmm_cuda_stream(&rt_gsan.vmm, rt_gsan.own_stream, rt_gsan.flags.async_tables) != 0 && rt_gsan.flags.verbosity)
     rt_gsan_say("no stream for slot-table writes: each is a copy and a wait for the whole device");
   rt_arena_ctx(rt_gsan.arena, rt_gsan.ctx);
   memcpy(rt_gsan.ctx + GSAN_CTX_RING, &dring, 8);
   memcpy(rt_gsan.ctx + GSAN_CTX_RING_CTL, &rt_gsan.ring_ctl, 8);
-  rt_gsan.ready = 1;
+  __atomic_store_n(&rt_gsan.ready, 1, __ATOMIC_RELEASE);
   atexit(at_exit);
   pthread_create(&rt_gsan.monitor, NULL, monitor, NULL);
   if (rt_gsan.flags.verbosity) rt_gsan_say("arena and ring ready for sm_%d", rt_gsan.arch);
-out:
-  pthread_mutex_unlock(&rt_gsan.lock);
-  return rt_gsan.ready ? 0 : -1;
+  return 0;
+}
+
+int rt_gsan_on_arena_device(void) {
+  CUdevice d;
+  return rt_gsan_ensure_ready() == 0 && rt_gsan.cu.CtxGetDevice(&d) == CUDA_SUCCESS && (int)d == rt_gsan.device;
 }
 

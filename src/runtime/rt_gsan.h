@@ -68,10 +68,23 @@ extern rt_gsan_ctx rt_gsan;
 /* Called with the driver's cuGetProcAddress the first time the program asks
  * for it: from then on gsan can fetch the driver's real functions. */
 void rt_gsan_init_driver(void *real_get_proc_address);
-/* The driver's own function for name (after rt_gsan_init_driver), or NULL. */
-void *rt_gsan_real(const char *name);
+/* The signatures gsan calls the driver with: CUDA 12's. CUDA 13 gave some
+ * functions a context argument under the same name (cuCtxSynchronize,
+ * cuCtxGetDevice): asked for at 13000, the driver hands out those. */
+#define RT_OWN_VERSION 12000
+/* The driver's own function for name (after rt_gsan_init_driver), or NULL:
+ * the signature of version, the per-thread-stream variant when asked. */
+void *rt_gsan_real_v(const char *name, int version, int per_thread);
+void *rt_gsan_real(const char *name); /* at RT_OWN_VERSION, legacy stream */
 /* The arena and the ring for the current context's device; 0 when usable. */
 int rt_gsan_ensure_ready(void);
+static inline int rt_gsan_is_ready(void) { return __atomic_load_n(&rt_gsan.ready, __ATOMIC_ACQUIRE); }
+/* 1 when gsan is set up and the current context is on the arena's device:
+ * allocations and modules on other devices are the driver's, unchecked */
+int rt_gsan_on_arena_device(void);
+/* 1 when the slot at base was freed inside a captured graph (its free runs
+ * with the graph): not a leak */
+int rt_gsan_freed_in_graph(uint64_t base);
 /* Prints the device records written so far; final after a fault or at exit
  * (takes records whose writer died mid-write). In halt mode a device report
  * ends the process with exitcode. */

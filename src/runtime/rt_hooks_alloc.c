@@ -9,6 +9,7 @@
 #include "rt_depot.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the driver's own allocation calls, there for what gsan hands back; the
@@ -38,7 +39,7 @@ static CUresult arena_alloc(CUdeviceptr *dptr, size_t size) {
 }
 
 static CUresult w_MemAlloc(CUdeviceptr *dptr, size_t size) {
-  if (!dptr || size == 0 || rt_gsan_ensure_ready() < 0) return rt_gsan.cu.MemAlloc(dptr, size);
+  if (!dptr || size == 0 || !rt_gsan_on_arena_device()) return rt_gsan.cu.MemAlloc(dptr, size);
   return arena_alloc(dptr, size);
 }
 
@@ -77,7 +78,7 @@ static CUresult arena_free(CUdeviceptr ptr, const char *api) {
 
 static int ours(CUdeviceptr ptr) {
   rt_alloc_info info;
-  return rt_gsan.ready && rt_arena_find(rt_gsan.arena, ptr, &info) != RT_NOT_OURS;
+  return rt_gsan_is_ready() && rt_arena_find(rt_gsan.arena, ptr, &info) != RT_NOT_OURS;
 }
 
 /* A pointer outside the arena goes to the driver: one it allocated (under
@@ -85,7 +86,7 @@ static int ours(CUdeviceptr ptr) {
  * no allocation at all (a host pointer, a made-up address), that is the
  * caller's invalid free; after a fault, the driver's error is the fault's. */
 static CUresult foreign_free(CUresult r, CUdeviceptr ptr, const char *api) {
-  if (r == CUDA_ERROR_INVALID_VALUE && ptr && rt_gsan.ready) report_free("invalid-free", api, ptr, NULL);
+  if (r == CUDA_ERROR_INVALID_VALUE && ptr && rt_gsan_is_ready()) report_free("invalid-free", api, ptr, NULL);
   return r;
 }
 
@@ -143,6 +144,34 @@ static int arena_pool(CUmemoryPool pool) {
   return real.DefaultPool && real.DefaultPool(&def, rt_gsan.device) == CUDA_SUCCESS && def == pool;
 }
 
+/* arena slots freed inside a captured graph: the graph frees them when it
+ * runs, so they are no leak */
+static struct {
+  pthread_mutex_t lock;
+  uint64_t *base;
+  size_t n, cap;
+} graph_frees = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static CUresult freed_in_graph(CUdeviceptr ptr) {
+  pthread_mutex_lock(&graph_frees.lock);
+  if (graph_frees.n == graph_frees.cap) {
+    size_t cap = graph_frees.cap ? graph_frees.cap * 2 : 64;
+    uint64_t *b = realloc(graph_frees.base, cap * sizeof *b);
+    if (b) graph_frees.base = b, graph_frees.cap = cap;
+  }
+  if (graph_frees.n < graph_frees.cap) graph_frees.base[graph_frees.n++] = ptr;
+  pthread_mutex_unlock(&graph_frees.lock);
+  return CUDA_SUCCESS;
+}
+
+int rt_gsan_freed_in_graph(uint64_t base) {
+  int found = 0;
+  pthread_mutex_lock(&graph_frees.lock);
+  for (size_t i = 0; i < graph_frees.n && !found; i++) found = graph_frees.base[i] == base;
+  pthread_mutex_unlock(&graph_frees.lock);
+  return found;
+}
+
 /* Stream-ordered allocation: an arena slot is usable at once, which is
  * earlier than the stream needs it. The free waits for the stream, so work
  * queued before it finishes first and work after it finds a freed slot; that
@@ -154,13 +183,13 @@ static int arena_pool(CUmemoryPool pool) {
   static CUresult w_AllocAsync##V(CUdeviceptr *dptr, size_t size, CUstream s) {                        \
     /* stream 0 of the per-thread variant is this thread's stream */                                    \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
-    if (!dptr || size == 0 || rt_gsan_ensure_ready() < 0 || rt_gsan_capturing(str))                      \
+    if (!dptr || size == 0 || !rt_gsan_on_arena_device() || rt_gsan_capturing(str))                      \
       return real.AllocAsync[V](dptr, size, s);                                                          \
     return arena_alloc(dptr, size);                                                                      \
   }                                                                                                      \
   static CUresult w_AllocFromPool##V(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) {  \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
-    if (!dptr || size == 0 || !pool || rt_gsan_ensure_ready() < 0 || !arena_pool(pool) ||               \
+    if (!dptr || size == 0 || !pool || !rt_gsan_on_arena_device() || !arena_pool(pool) ||               \
         rt_gsan_capturing(str))                                                                          \
       return real.AllocFromPool[V](dptr, size, pool, s);                                                 \
     return arena_alloc(dptr, size);                                                                      \
@@ -168,7 +197,7 @@ static int arena_pool(CUmemoryPool pool) {
   static CUresult w_FreeAsync##V(CUdeviceptr ptr, CUstream s) {                                         \
     if (!ours(ptr)) return foreign_free(real.FreeAsync[V](ptr, s), ptr, "cuMemFreeAsync");               \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
-    if (rt_gsan_capturing(str)) return CUDA_SUCCESS;                                                     \
+    if (rt_gsan_capturing(str)) return freed_in_graph(ptr);                                              \
     CUresult r = rt_gsan.cu.StreamSynchronize(str);                                                      \
     if (r != CUDA_SUCCESS) return r;                                                                     \
     return arena_free(ptr, "cuMemFreeAsync");                                                            \
@@ -182,7 +211,7 @@ ORDERED_WRAPPERS(1)
 #define RT_PITCH_ALIGN 512u
 static CUresult w_MemAllocPitch(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height, unsigned elem) {
   if (!dptr || !pitch || width == 0 || height == 0 || (elem != 4 && elem != 8 && elem != 16) ||
-      rt_gsan_ensure_ready() < 0)
+      !rt_gsan_on_arena_device())
     return real.AllocPitch(dptr, pitch, width, height, elem);
   size_t p = (width + RT_PITCH_ALIGN - 1) / RT_PITCH_ALIGN * RT_PITCH_ALIGN;
   if (p < width || height > SIZE_MAX / p) return CUDA_ERROR_OUT_OF_MEMORY;

@@ -16,7 +16,7 @@
  * live allocation, unless a suppression covers it; len UINT64_MAX stands for
  * a size that overflowed */
 static int range_bad(const char *api, const char *kind, uint64_t addr, uint64_t len) {
-  if (!rt_gsan.ready || !rt_gsan.flags.check_host_api || len == 0) return 0;
+  if (!rt_gsan_is_ready() || !rt_gsan.flags.check_host_api || len == 0) return 0;
   rt_alloc_info info;
   if (rt_arena_find(rt_gsan.arena, addr, &info) != RT_OK) return 0; /* not arena memory */
   const char *k = NULL;
@@ -79,19 +79,22 @@ static int copy2d_bad(const char *api, const CUDA_MEMCPY2D *c) {
                   c->Height);
 }
 
-/* 3D copies (and their peer form, with the same fields): depth layers of
- * `height` rows of pitch bytes; the copy touches Depth layers of Height rows */
+/* the rows a 3D copy spans on one side: rows are addressed as
+ * (z * height + y), so Depth layers of Height rows run from the first row to
+ * row (Depth-1) * height + Height - 1; UINT64_MAX when that overflows */
+static uint64_t rows3d(uint64_t depth, uint64_t height, uint64_t rows) {
+  uint64_t n;
+  if (!depth || !rows) return 0;
+  if (__builtin_mul_overflow(depth - 1, height, &n) || __builtin_add_overflow(n, rows, &n)) return UINT64_MAX;
+  return n;
+}
+
+/* 3D copies and their peer form, which has the same fields */
 #define COPY3D_BAD(api, c)                                                                                       \
   ((c) && (side_bad(api, (c)->srcMemoryType, (c)->srcDevice, (c)->srcXInBytes, (c)->srcY, (c)->srcZ,             \
-                    (c)->srcHeight, (c)->srcPitch, (c)->WidthInBytes,                                            \
-                    (c)->Depth ? ((c)->Depth - 1) * (uint64_t)(c)->srcHeight + (c)->Height : 0) ||              \
+                    (c)->srcHeight, (c)->srcPitch, (c)->WidthInBytes, rows3d((c)->Depth, (c)->srcHeight, (c)->Height)) || \
            side_bad(api, (c)->dstMemoryType, (c)->dstDevice, (c)->dstXInBytes, (c)->dstY, (c)->dstZ,             \
-                    (c)->dstHeight, (c)->dstPitch, (c)->WidthInBytes,                                            \
-                    (c)->Depth ? ((c)->Depth - 1) * (uint64_t)(c)->dstHeight + (c)->Height : 0)))
-
-/* a 3D region's rows are addressed as (z * height + y): with Depth layers
- * the last row is ((Depth-1) * height + Height - 1), so the row count above is
- * (Depth-1) * height + Height, and side_bad starts it at (srcZ, srcY) */
+                    (c)->dstHeight, (c)->dstPitch, (c)->WidthInBytes, rows3d((c)->Depth, (c)->dstHeight, (c)->Height))))
 
 static int batch_bad(const char *api, CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count) {
   if (!dsts || !srcs || !sizes) return 0;

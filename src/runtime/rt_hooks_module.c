@@ -62,7 +62,9 @@ static void fill_ctx(CUdeviceptr g, size_t bytes) {
 static CUresult w_LibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jo, void **jv, unsigned nj,
                                   CUlibraryOption *lo, void **lv, unsigned nl) {
   CUresult r = real.LibraryLoadData(lib, code, jo, jv, nj, lo, lv, nl);
-  if (r != CUDA_SUCCESS || rt_gsan_ensure_ready() < 0) return r;
+  /* another device's modules are left alone: their kernels cannot reach
+   * this arena's tables, and run unchecked */
+  if (r != CUDA_SUCCESS || !rt_gsan_on_arena_device()) return r;
   CUdeviceptr g;
   size_t bytes;
   if (rt_gsan.cu.LibraryGetGlobal(&g, &bytes, *lib, GSAN_CTX_SYMBOL) == CUDA_SUCCESS) {
@@ -73,7 +75,7 @@ static CUresult w_LibraryLoadData(CUlibrary *lib, const void *code, CUjit_option
 }
 
 static void module_loaded(CUmodule m, const void *image) {
-  if (rt_gsan_ensure_ready() < 0) return;
+  if (!rt_gsan_on_arena_device()) return;
   CUdeviceptr g;
   size_t bytes;
   if (rt_gsan.cu.ModuleGetGlobal(&g, &bytes, m, GSAN_CTX_SYMBOL) == CUDA_SUCCESS) {

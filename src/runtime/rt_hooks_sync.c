@@ -28,13 +28,16 @@ static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : rt_gsan_dr
 
 /* the stream a launch goes to: 0 of the per-thread variant is the thread's */
 #define STREAM(V, s) ((V) && !(s) ? CU_STREAM_PER_THREAD : (s))
-#define ORDERED(s)                               \
-  do {                                           \
+#define ORDERED(s)                                   \
+  do {                                               \
     CUresult o_ = (CUresult)rt_gsan_order_launch(s); \
-    if (o_ != CUDA_SUCCESS) return o_;           \
+    if (o_ != CUDA_SUCCESS) return launched(o_);     \
   } while (0)
 
 static CUresult w_CtxSynchronize(void) { return waited(rt_gsan.cu.CtxSynchronize()); }
+/* CUDA 13's form, with the context to wait for */
+static CUresult (*real_CtxSynchronize13)(CUcontext);
+static CUresult w_CtxSynchronize13(CUcontext c) { return waited(real_CtxSynchronize13(c)); }
 static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchronize(e)); }
 
 #define SYNC_WRAPPERS(V)                                                                                       \
@@ -67,7 +70,9 @@ SYNC_WRAPPERS(0)
 SYNC_WRAPPERS(1)
 
 const rt_hook rt_hooks_sync[] = {
-    {"cuCtxSynchronize", {(void *)w_CtxSynchronize, (void *)w_CtxSynchronize}, NULL, 1, 0, 0},
+    {"cuCtxSynchronize", {(void *)w_CtxSynchronize, (void *)w_CtxSynchronize}, NULL, 1, 0, 13000},
+    {"cuCtxSynchronize", {(void *)w_CtxSynchronize13, (void *)w_CtxSynchronize13}, (void **)&real_CtxSynchronize13, 1,
+     13000, 0},
     {"cuEventSynchronize", {(void *)w_EventSynchronize, (void *)w_EventSynchronize}, (void **)&real.EventSynchronize, 1, 0, 0},
 #define TWO(n, f) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)real.f, 2, 0, 0}
     TWO("cuStreamSynchronize", StreamSynchronize),

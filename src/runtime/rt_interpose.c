@@ -51,7 +51,7 @@ static void *own_export(const char *name, void *real) {
   void *mine = rt_real_dlsym(self, name);
   if (!mine || mine == real) return real;
   ensure_driver();
-  return mine;
+  return real_get_proc ? mine : real; /* gsan's export needs the driver found */
 }
 
 /* What to hand out for name, given the real function. */
@@ -88,23 +88,31 @@ static void ensure_driver(void) {
   if (h) intercept("cuGetProcAddress_v2", rt_real_dlsym(h, "cuGetProcAddress_v2"));
 }
 
-/* the API version of the exported names: what this cuda.h declares */
-#define RT_EXPORT_VERSION CUDA_VERSION
-
-/* gsan's hook for name, or the driver's own function when it is not hooked */
-static void *export_target(const char *name) {
+/* gsan's hook for name as the driver serves it at version (with the
+ * per-thread-stream flag), or the driver's own function when not hooked */
+static void *export_target(const char *name, int version, int per_thread) {
   ensure_driver();
-  void *r = rt_gsan_real(name);
-  void *mine = r ? rt_hook_for(name, 0, RT_EXPORT_VERSION, r) : NULL;
+  void *r = rt_gsan_real_v(name, version, per_thread);
+  cuuint64_t flags = per_thread ? CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM : 0;
+  void *mine = r ? rt_hook_for(name, flags, version, r) : NULL;
   return mine ? mine : r;
 }
 
-#define EXPORT(name, params, args)                                     \
-  CUresult name params {                                              \
-    static CUresult(*real_) params;                                   \
-    if (!real_) *(void **)&real_ = export_target(#name);              \
-    return real_ ? real_ args : CUDA_ERROR_NOT_INITIALIZED;           \
+/* symbol: the exported name; name, version, per_thread: what it is in the
+ * driver's cuGetProcAddress terms */
+#define EXPORT_AS(symbol, name, version, per_thread, params, args)               \
+  CUresult symbol params {                                                      \
+    static CUresult(*real_) params;                                             \
+    if (!real_) *(void **)&real_ = export_target(name, version, per_thread);   \
+    return real_ ? real_ args : CUDA_ERROR_NOT_INITIALIZED;                     \
   }
+/* cuda.h maps most names to their _v2 symbols (what -lcuda links); the
+ * signatures are those of CUDA 12 unless a symbol says otherwise */
+#define EXPORT(name, params, args) EXPORT_AS(name, #name, RT_OWN_VERSION, 0, params, args)
+/* a program built for the per-thread default stream (nvcc --default-stream
+ * per-thread) links these: the launches among them must be ordered after
+ * gsan's table writes */
+#define EXPORT_PTSZ(name, params, args) EXPORT_AS(name##_ptsz, #name, RT_OWN_VERSION, 1, params, args)
 /* cuda.h maps these names to their _v2 symbols, which is what -lcuda links */
 EXPORT(cuMemAlloc, (CUdeviceptr * p, size_t n), (p, n))
 EXPORT(cuMemFree, (CUdeviceptr p), (p))
@@ -142,10 +150,10 @@ EXPORT(cuMemcpy3D, (const CUDA_MEMCPY3D *c), (c))
 EXPORT(cuMemcpy3DAsync, (const CUDA_MEMCPY3D *c, CUstream st), (c, st))
 EXPORT(cuMemcpy3DPeer, (const CUDA_MEMCPY3D_PEER *c), (c))
 EXPORT(cuMemcpy3DPeerAsync, (const CUDA_MEMCPY3D_PEER *c, CUstream st), (c, st))
-EXPORT(cuMemcpyBatchAsync,
-       (CUdeviceptr * d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a, size_t *ai, size_t na,
-        CUstream st),
-       (d, s, n, count, a, ai, na, st))
+EXPORT_AS(cuMemcpyBatchAsync, "cuMemcpyBatchAsync", 13000, 0,
+          (CUdeviceptr * d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a, size_t *ai, size_t na,
+           CUstream st),
+          (d, s, n, count, a, ai, na, st))
 EXPORT(cuMemsetD16Async, (CUdeviceptr d, unsigned short v, size_t n, CUstream st), (d, v, n, st))
 EXPORT(cuMemsetD32Async, (CUdeviceptr d, unsigned int v, size_t n, CUstream st), (d, v, n, st))
 EXPORT(cuMemsetD2D8, (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h), (d, p, v, w, h))
@@ -171,6 +179,26 @@ EXPORT(cuLaunchCooperativeKernel,
         CUstream s, void **args),
        (f, gx, gy, gz, bx, by, bz, sh, s, args))
 EXPORT(cuGraphLaunch, (CUgraphExec g, CUstream s), (g, s))
+#undef cuLaunchKernel
+#undef cuLaunchKernelEx
+#undef cuLaunchCooperativeKernel
+#undef cuGraphLaunch
+#undef cuMemAllocAsync
+#undef cuMemFreeAsync
+#undef cuStreamSynchronize
+EXPORT_PTSZ(cuLaunchKernel,
+            (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh,
+             CUstream s, void **args, void **extra),
+            (f, gx, gy, gz, bx, by, bz, sh, s, args, extra))
+EXPORT_PTSZ(cuLaunchKernelEx, (const CUlaunchConfig *c, CUfunction f, void **args, void **extra), (c, f, args, extra))
+EXPORT_PTSZ(cuLaunchCooperativeKernel,
+            (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh,
+             CUstream s, void **args),
+            (f, gx, gy, gz, bx, by, bz, sh, s, args))
+EXPORT_PTSZ(cuGraphLaunch, (CUgraphExec g, CUstream s), (g, s))
+EXPORT_PTSZ(cuMemAllocAsync, (CUdeviceptr * p, size_t n, CUstream s), (p, n, s))
+EXPORT_PTSZ(cuMemFreeAsync, (CUdeviceptr p, CUstream s), (p, s))
+EXPORT_PTSZ(cuStreamSynchronize, (CUstream s), (s))
 
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, cuuint64_t flags,
                           CUdriverProcAddressQueryResult *status) {

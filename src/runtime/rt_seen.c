@@ -12,7 +12,6 @@ static rt_seen_site *find(rt_seen *s, uint64_t module, uint32_t site, int add) {
       if (!add) return NULL;
       e->module = module;
       e->site = site;
-      s->used++;
       return e;
     }
   }
@@ -21,10 +20,7 @@ static rt_seen_site *find(rt_seen *s, uint64_t module, uint32_t site, int add) {
 
 uint64_t rt_seen_hit(rt_seen *s, uint64_t module, uint32_t site, const char *kind, const rt_site *where) {
   rt_seen_site *e = find(s, module, site, 1);
-  if (!e) {
-    s->untracked++;
-    return 1;
-  }
+  if (!e) return 1;
   if (!e->hits) {
     e->kind = kind;
     if (where) e->where = *where;

@@ -22,8 +22,6 @@ typedef struct rt_seen_site {
 
 typedef struct rt_seen {
   rt_seen_site slot[RT_SEEN_SITES];
-  unsigned used;
-  uint64_t untracked; /* hits at sites beyond RT_SEEN_SITES, each printed */
 } rt_seen;
 
 /* Counts a hit at (module, site) and returns its number: 1 for the first.

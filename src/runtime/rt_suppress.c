@@ -15,15 +15,35 @@ static const char *const builtin[] = {
     "leak:cudnnCreate",
 };
 
+/* the kinds a rule can name: every report kind, and * for any */
+static const char *const kinds[] = {"*", "leak", "global-buffer-overflow", "shared-buffer-overflow",
+                                    "local-buffer-overflow", "use-after-free", "wild-pointer", "double-free",
+                                    "invalid-free", "memcpy-param-overflow", "memset-param-overflow"};
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* s[0..*len) without the blanks around it */
+static const char *trim(const char *s, size_t *len) {
+  while (*len && is_space(s[*len - 1])) (*len)--;
+  while (*len && is_space(*s)) s++, (*len)--;
+  return s;
+}
+
 static int add(rt_suppress *sp, const char *line, size_t len, char *err, size_t errlen, const char *where) {
-  while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
-    len--;
-  while (len && (*line == ' ' || *line == '\t')) line++, len--;
+  line = trim(line, &len);
   if (!len || *line == '#') return 0;
   const char *colon = memchr(line, ':', len);
   size_t klen = colon ? (size_t)(colon - line) : 0, plen = colon ? len - klen - 1 : 0;
+  const char *kind = trim(line, &klen), *pat = colon ? trim(colon + 1, &plen) : NULL;
   if (!colon || !klen || !plen) {
     snprintf(err, errlen, "%s: expected kind:pattern", where);
+    return -1;
+  }
+  int known = 0;
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) known |= strlen(kinds[i]) == klen && !memcmp(kinds[i], kind, klen);
+  if (!known) {
+    snprintf(err, errlen, "%s: '%.*s' is not a report kind (leak, global-buffer-overflow, use-after-free, ... or *)",
+             where, (int)klen, kind);
     return -1;
   }
   if (klen >= sizeof sp->s[0].kind || plen + 3 > sizeof sp->s[0].pattern) {
@@ -36,8 +56,8 @@ static int add(rt_suppress *sp, const char *line, size_t len, char *err, size_t 
   }
   rt_suppression *s = &sp->s[sp->n++];
   memset(s, 0, sizeof *s);
-  memcpy(s->kind, line, klen);
-  snprintf(s->pattern, sizeof s->pattern, "*%.*s*", (int)plen, colon + 1);
+  memcpy(s->kind, kind, klen);
+  snprintf(s->pattern, sizeof s->pattern, "*%.*s*", (int)plen, pat);
   return 0;
 }
 
@@ -73,7 +93,7 @@ const rt_suppression *rt_suppress_match(rt_suppress *sp, const char *kind, const
     rt_suppression *s = &sp->s[i];
     if (strcmp(s->kind, "*") && strcmp(s->kind, kind)) continue;
     for (int j = 0; j < n; j++)
-      if (names[j] && fnmatch(s->pattern, names[j], 0) == 0) {
+      if (names[j] && fnmatch(s->pattern, names[j], FNM_NOESCAPE) == 0) {
         s->hits++;
         return s;
       }

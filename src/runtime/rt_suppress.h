@@ -5,7 +5,8 @@
  * its kind matches (or the line says `*`) and the pattern matches one of its
  * names: for leaks, the frames of the allocation stack; for device errors,
  * the kernel and the source file; for host errors, the frames of the call.
- * A pattern matches anywhere in a name; `*` and `?` are wildcards. */
+ * A pattern matches anywhere in a name, as an fnmatch(3) pattern: `*`, `?`
+ * and `[...]` are wildcards, a backslash is an ordinary character. */
 #ifndef GSAN_RT_SUPPRESS_H
 #define GSAN_RT_SUPPRESS_H
 
@@ -16,7 +17,7 @@
 typedef struct rt_suppression {
   char kind[48];     /* a report kind, "leak", or "*" */
   char pattern[208]; /* glob, matched as *pattern* */
-  unsigned long hits;
+  unsigned long hits; /* reports it kept quiet, listed at exit with verbosity=1 */
 } rt_suppression;
 
 typedef struct rt_suppress {

@@ -77,12 +77,19 @@ static int queued(cuda_vmm *v, CUresult r) {
 
 static int cv_set64(void *ctx, uint64_t addr, uint64_t value) {
   cuda_vmm *v = ctx;
-  if (!v->stream) {
-    CUresult r = v->api.MemcpyHtoD(addr, &value, 8);
-    return r == CUDA_SUCCESS && v->api.CtxSynchronize ? v->api.CtxSynchronize() : r;
+  if (v->stream) {
+    pthread_mutex_lock(&v->lock);
+    CUresult r = v->api.StreamWriteValue64(v->stream, addr, value, CU_STREAM_WRITE_VALUE_DEFAULT);
+    if (r != CUDA_ERROR_NOT_SUPPORTED) return queued(v, r);
+    /* a device without 64-bit stream writes: copies and waits from now on,
+     * after whatever was queued before */
+    if (v->async) v->api.StreamSynchronize(v->stream);
+    v->stream = NULL;
+    v->async = 0;
+    pthread_mutex_unlock(&v->lock);
   }
-  pthread_mutex_lock(&v->lock);
-  return queued(v, v->api.StreamWriteValue64(v->stream, addr, value, CU_STREAM_WRITE_VALUE_DEFAULT));
+  CUresult r = v->api.MemcpyHtoD(addr, &value, 8);
+  return r == CUDA_SUCCESS && v->api.CtxSynchronize ? v->api.CtxSynchronize() : r;
 }
 
 static int cv_zero(void *ctx, uint64_t addr, uint64_t size) {

@@ -252,6 +252,13 @@ static CUresult f_LaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
   return CUDA_SUCCESS;
 }
 
+/* CUDA 13 gave cuCtxSynchronize a context argument under the same name */
+uint64_t fake_synced_ctx;
+static CUresult f_CtxSynchronize13(CUcontext c) {
+  fake_synced_ctx = (uint64_t)(uintptr_t)c;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint64_t flags,
                              CUdriverProcAddressQueryResult *status) {
   static const struct { const char *name; void *fn; } table[] = {
@@ -307,6 +314,10 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuLaunchKernel", (void *)f_LaunchKernel},
   };
   if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+  if (version >= 13000 && !strcmp(symbol, "cuCtxSynchronize")) {
+    *pfn = (void *)f_CtxSynchronize13;
+    return CUDA_SUCCESS;
+  }
   if (version < 13000 && !strcmp(symbol, "cuMemcpyBatchAsync")) {
     *pfn = (void *)f_Batch12;
     return CUDA_SUCCESS;
@@ -335,6 +346,12 @@ CUresult cuMemAllocPitch(CUdeviceptr *p, size_t *pitch, size_t w, size_t h, unsi
 }
 CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s) { return f_MemAllocAsync(p, n, s); }
 CUresult cuMemFreeAsync(CUdeviceptr p, CUstream s) { return f_MemFreeAsync(p, s); }
+
+/* a program built for the per-thread default stream links this name */
+CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                             unsigned bz, unsigned sh, CUstream s, void **args, void **extra) {
+  return f_LaunchKernel(f, gx, gy, gz, bx, by, bz, sh, s, args, extra);
+}
 
 /* the fake's own cuGetProcAddress (bound inside the library: -Bsymbolic), for
  * a test to tell it from what dlsym handed out */

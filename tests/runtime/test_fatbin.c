@@ -48,6 +48,7 @@ int main(int argc, char **argv) {
   printf("wrapper: %s\n", rt_image_kind(&wrapper, &container, &clen) == RT_IMAGE_FATBIN && container == fat &&
                               clen <= nf ? "fatbin" : "NOT RECOGNISED");
   printf("cubin: %s\n", rt_image_kind(cubin, &container, &clen) == RT_IMAGE_ELF ? "elf" : "NOT RECOGNISED");
+  printf("cubin length from its headers: %s\n", clen == nc ? "the file's" : "WRONG");
   printf("ptx: %s\n", rt_image_kind(ptx, &container, &clen) == RT_IMAGE_PTX ? "ptx" : "NOT RECOGNISED");
   rt_fatbin_entry e[8];
   const char *why;

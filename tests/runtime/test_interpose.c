@@ -171,6 +171,12 @@ int main(int argc, char **argv) {
   r = AllocByName ? AllocByName(&c, 100) : CUDA_ERROR_NOT_FOUND;
   printf("cuMemAlloc_v2 by dlsym: %d, in the arena: %s\n", r, in_arena(c) ? "yes" : "no");
   Free(c);
+  /* CUDA 13's cuCtxSynchronize takes the context: asked for at 13000, the
+   * wrapper handed out passes it on */
+  CUresult (*Sync13)(CUcontext) = get_version("cuCtxSynchronize", 0, 13000);
+  uint64_t *synced_ctx = dlsym(h, "fake_synced_ctx");
+  r = Sync13((CUcontext)(uintptr_t)0x77);
+  printf("cuCtxSynchronize at 13000: %d, with its context: %s\n", r, *synced_ctx == 0x77 ? "yes" : "NO");
   if (!strcmp(sc, "errors")) {
     printf("cuMemcpyHtoD of 4004: %d\n", HtoD(a, buf, 4004));
     printf("cuMemsetD8 of 4001: %d\n", SetD8(a, 0, 4001));

@@ -2,7 +2,13 @@
  * it calls cuMemAlloc and friends directly, so only libgsan's exported names
  * stand between it and the driver. Run under gsan run. */
 #include <cuda.h>
+#include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
+
+/* what a program built with --default-stream per-thread links */
+CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                             unsigned bz, unsigned sh, CUstream s, void **args, void **extra);
 
 int main(void) {
   static char buf[8192];
@@ -21,5 +27,14 @@ int main(void) {
   r = cuMemAllocAsync(&a, 64, NULL);
   printf("cuMemAllocAsync: %d, in the arena: %s\n", r, a >= 0x100000000000ull && a < 0x200000000000ull ? "yes" : "no");
   printf("cuMemFree of it: %d\n", cuMemFree(a));
+  /* a launch through the per-thread symbol is ordered after the table
+   * writes that allocation and free queued */
+  void *fake = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD); /* the counters are the library's own */
+  int *waits = fake ? dlsym(fake, "fake_stream_waits") : NULL, *launches = fake ? dlsym(fake, "fake_launches") : NULL;
+  if (!waits || !launches) return 2;
+  int w0 = *waits, l0 = *launches;
+  r = cuLaunchKernel_ptsz(NULL, 1, 1, 1, 1, 1, 1, 0, (CUstream)(uintptr_t)0x42, NULL, NULL);
+  printf("cuLaunchKernel_ptsz: %d, launched after waiting: %s\n", r,
+         *launches == l0 + 1 && *waits == w0 + 1 ? "yes" : "NO");
   return 0;
 }
