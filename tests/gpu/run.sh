@@ -34,7 +34,7 @@ ls tests/bugs/*.cu | xargs -P "$JOBS" -I{} sh -c \
 HAVE_TORCH=0
 python3 -c 'import torch, triton' >/dev/null 2>&1 && HAVE_TORCH=1
 for src in tests/bugs/*.cu tests/bugs/*.py; do
-  case $src in *.py) n=$(basename "$src" .py) ;; *) n=$(basename "$src" .cu) ;; esac
+  case $src in */lit.cfg.py) continue ;; *.py) n=$(basename "$src" .py) ;; *) n=$(basename "$src" .cu) ;; esac
   out=$W/$n.cs
   errs=
   case $src in
