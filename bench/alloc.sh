@@ -194,8 +194,14 @@ fi
 if [ -n "$gpu" ]; then gpu="$gpu (nvidia-smi: name, driver)"; else gpu="unknown (nvidia-smi failed or not found)"; fi
 cudadev=$(sed -n 's/^alloc_latency: \(device [0-9]*: [^;]*\);.*/\1/p' "$L-native.err" | head -n 1)
 nvccv=$("$NVCC" --version | grep -i 'release' | head -n 1)
-rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git status --porcelain 2>/dev/null | head -n 1)" ]; then rev="$rev (with uncommitted changes)"; fi
+# GSAN_REV names the revision where the tree has no history of its own (a
+# copy sent to a GPU machine)
+if [ -n "${GSAN_REV:-}" ]; then
+  rev=$GSAN_REV
+else
+  rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+  if [ -n "$(git status --porcelain 2>/dev/null | head -n 1)" ]; then rev="$rev (with uncommitted changes)"; fi
+fi
 
 mkdir -p "$(dirname "$RESULTS")"
 {
