@@ -285,7 +285,7 @@ static void note_leak(void *arg, const rt_alloc_info *info) {
   uint32_t a, f;
   rt_depot_lookup(info->base, &a, &f);
   const rt_trace *t = rt_depot_get(a);
-  if (leak_suppressed(a, t) || rt_gsan_freed_in_graph(info->base)) return;
+  if (leak_suppressed(a, t) || rt_gsan_graph_owned(info->base)) return;
   if (ll->n < LEAKS_LISTED) {
     if (t) rt_trace_symbolize(t, &st[ll->n], buf[ll->n], sizeof buf[ll->n]);
     ll->l[ll->n] = (rt_leak){info->base, info->size, t ? &st[ll->n] : NULL};

@@ -22,6 +22,9 @@ static struct {
   CUresult (*PoolCreate)(CUmemoryPool *, const CUmemPoolProps *);
   CUresult (*PoolDestroy)(CUmemoryPool);
   CUresult (*DefaultPool)(CUmemoryPool *, CUdevice);
+  CUresult (*GraphAddMemAllocNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUDA_MEM_ALLOC_NODE_PARAMS *);
+  CUresult (*GraphAddMemFreeNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUdeviceptr);
+  CUresult (*GraphAddEmptyNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t);
 } real;
 
 /* an arena slot for size bytes, its allocation stack kept; CUDA_SUCCESS or
@@ -144,60 +147,100 @@ static int arena_pool(CUmemoryPool pool) {
   return real.DefaultPool && real.DefaultPool(&def, rt_gsan.device) == CUDA_SUCCESS && def == pool;
 }
 
-/* arena slots freed inside a captured graph: the graph frees them when it
- * runs, so they are no leak */
+/* ---- graphs ----
+ * A graph's allocations (stream-ordered calls under capture, memory nodes)
+ * are arena slots made when the graph is built, and they stay for the
+ * process: the graph runs later, any number of times, with the same
+ * pointers. Its alloc and free nodes become empty nodes. So the graph's
+ * kernels get exact bounds; a use after the graph's own free goes unseen.
+ * These slots, and slots a graph frees, are no leak. */
 static struct {
   pthread_mutex_t lock;
   uint64_t *base;
   size_t n, cap;
-} graph_frees = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} graph_owned = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static CUresult freed_in_graph(CUdeviceptr ptr) {
-  pthread_mutex_lock(&graph_frees.lock);
-  if (graph_frees.n == graph_frees.cap) {
-    size_t cap = graph_frees.cap ? graph_frees.cap * 2 : 64;
-    uint64_t *b = realloc(graph_frees.base, cap * sizeof *b);
-    if (b) graph_frees.base = b, graph_frees.cap = cap;
+static CUresult owned_by_graph(CUdeviceptr ptr) {
+  pthread_mutex_lock(&graph_owned.lock);
+  if (graph_owned.n == graph_owned.cap) {
+    size_t cap = graph_owned.cap ? graph_owned.cap * 2 : 64;
+    uint64_t *b = realloc(graph_owned.base, cap * sizeof *b);
+    if (b) graph_owned.base = b, graph_owned.cap = cap;
   }
-  if (graph_frees.n < graph_frees.cap) graph_frees.base[graph_frees.n++] = ptr;
-  pthread_mutex_unlock(&graph_frees.lock);
+  if (graph_owned.n < graph_owned.cap) graph_owned.base[graph_owned.n++] = ptr;
+  pthread_mutex_unlock(&graph_owned.lock);
   return CUDA_SUCCESS;
 }
 
-int rt_gsan_freed_in_graph(uint64_t base) {
+int rt_gsan_graph_owned(uint64_t base) {
   int found = 0;
-  pthread_mutex_lock(&graph_frees.lock);
-  for (size_t i = 0; i < graph_frees.n && !found; i++) found = graph_frees.base[i] == base;
-  pthread_mutex_unlock(&graph_frees.lock);
+  pthread_mutex_lock(&graph_owned.lock);
+  for (size_t i = 0; i < graph_owned.n && !found; i++) found = graph_owned.base[i] == base;
+  pthread_mutex_unlock(&graph_owned.lock);
   return found;
+}
+
+/* a slot for a graph being built */
+static CUresult graph_alloc(CUdeviceptr *dptr, size_t size) {
+  CUresult r = arena_alloc(dptr, size);
+  return r == CUDA_SUCCESS ? owned_by_graph(*dptr) : r;
+}
+
+/* the driver's cuGraphAddEmptyNode, which stands in for memory nodes */
+static int have_empty_node(void) {
+  if (!real.GraphAddEmptyNode) *(void **)&real.GraphAddEmptyNode = rt_gsan_real("cuGraphAddEmptyNode");
+  return real.GraphAddEmptyNode != NULL;
+}
+
+static CUresult w_GraphAddMemAllocNode(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                       CUDA_MEM_ALLOC_NODE_PARAMS *p) {
+  if (!node || !p || !p->bytesize || p->poolProps.handleTypes != CU_MEM_HANDLE_TYPE_NONE ||
+      p->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE || !rt_gsan_on_arena_device() ||
+      p->poolProps.location.id != rt_gsan.device || !have_empty_node())
+    return real.GraphAddMemAllocNode(node, g, deps, ndeps, p);
+  CUdeviceptr d;
+  CUresult r = arena_alloc(&d, p->bytesize);
+  if (r != CUDA_SUCCESS) return r;
+  r = real.GraphAddEmptyNode(node, g, deps, ndeps);
+  if (r != CUDA_SUCCESS) {
+    rt_arena_free(rt_gsan.arena, d, NULL);
+    return r;
+  }
+  p->dptr = d;
+  return owned_by_graph(d);
+}
+
+static CUresult w_GraphAddMemFreeNode(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                                      CUdeviceptr dptr) {
+  if (!ours(dptr) || !have_empty_node()) return real.GraphAddMemFreeNode(node, g, deps, ndeps, dptr);
+  CUresult r = real.GraphAddEmptyNode(node, g, deps, ndeps);
+  return r == CUDA_SUCCESS ? owned_by_graph(dptr) : r;
 }
 
 /* Stream-ordered allocation: an arena slot is usable at once, which is
  * earlier than the stream needs it. The free waits for the stream, so work
  * queued before it finishes first and work after it finds a freed slot; that
  * costs the overlap cudaFreeAsync allows, and buys the use-after-free check.
- * Under graph capture the allocation is the driver's (a graph memory node),
- * and an arena slot freed inside a graph stays live: freeing it now would
- * fault the captured work that runs when the graph does. */
+ * Under graph capture the allocation is the graph's (above), and an arena
+ * slot freed inside a graph stays live: freeing it now would fault the
+ * captured work that runs when the graph does. */
 #define ORDERED_WRAPPERS(V)                                                                              \
   static CUresult w_AllocAsync##V(CUdeviceptr *dptr, size_t size, CUstream s) {                        \
     /* stream 0 of the per-thread variant is this thread's stream */                                    \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
-    if (!dptr || size == 0 || !rt_gsan_on_arena_device() || rt_gsan_capturing(str))                      \
-      return real.AllocAsync[V](dptr, size, s);                                                          \
-    return arena_alloc(dptr, size);                                                                      \
+    if (!dptr || size == 0 || !rt_gsan_on_arena_device()) return real.AllocAsync[V](dptr, size, s);     \
+    return rt_gsan_capturing(str) ? graph_alloc(dptr, size) : arena_alloc(dptr, size);                   \
   }                                                                                                      \
   static CUresult w_AllocFromPool##V(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) {  \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
-    if (!dptr || size == 0 || !pool || !rt_gsan_on_arena_device() || !arena_pool(pool) ||               \
-        rt_gsan_capturing(str))                                                                          \
+    if (!dptr || size == 0 || !pool || !rt_gsan_on_arena_device() || !arena_pool(pool))                  \
       return real.AllocFromPool[V](dptr, size, pool, s);                                                 \
-    return arena_alloc(dptr, size);                                                                      \
+    return rt_gsan_capturing(str) ? graph_alloc(dptr, size) : arena_alloc(dptr, size);                   \
   }                                                                                                      \
   static CUresult w_FreeAsync##V(CUdeviceptr ptr, CUstream s) {                                         \
     if (!ours(ptr)) return foreign_free(real.FreeAsync[V](ptr, s), ptr, "cuMemFreeAsync");               \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
-    if (rt_gsan_capturing(str)) return freed_in_graph(ptr);                                              \
+    if (rt_gsan_capturing(str)) return owned_by_graph(ptr);                                              \
     CUresult r = rt_gsan.cu.StreamSynchronize(str);                                                      \
     if (r != CUDA_SUCCESS) return r;                                                                     \
     return arena_free(ptr, "cuMemFreeAsync");                                                            \
@@ -231,5 +274,7 @@ const rt_hook rt_hooks_alloc[] = {
     TWO("cuMemAllocFromPoolAsync", AllocFromPool, real.AllocFromPool),
     ONE("cuMemPoolCreate", MemPoolCreate, &real.PoolCreate),
     ONE("cuMemPoolDestroy", MemPoolDestroy, &real.PoolDestroy),
+    ONE("cuGraphAddMemAllocNode", GraphAddMemAllocNode, &real.GraphAddMemAllocNode),
+    ONE("cuGraphAddMemFreeNode", GraphAddMemFreeNode, &real.GraphAddMemFreeNode),
     {NULL, {NULL, NULL}, NULL, 0, 0, 0},
 };

@@ -140,6 +140,10 @@ EXPORT(cuLibraryLoadData,
 EXPORT(cuMemAllocFromPoolAsync, (CUdeviceptr * p, size_t n, CUmemoryPool pool, CUstream s), (p, n, pool, s))
 EXPORT(cuMemPoolCreate, (CUmemoryPool * pool, const CUmemPoolProps *props), (pool, props))
 EXPORT(cuMemPoolDestroy, (CUmemoryPool pool), (pool))
+EXPORT(cuGraphAddMemAllocNode,
+       (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUDA_MEM_ALLOC_NODE_PARAMS *p), (n, g, d, nd, p))
+EXPORT(cuGraphAddMemFreeNode, (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUdeviceptr p),
+       (n, g, d, nd, p))
 EXPORT(cuMemcpyPeer, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n), (d, dc, s, sc, n))
 EXPORT(cuMemcpyPeerAsync, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st),
        (d, dc, s, sc, n, st))

@@ -252,6 +252,28 @@ static CUresult f_LaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
   return CUDA_SUCCESS;
 }
 
+/* graphs: memory nodes come from the fake's allocator; empty nodes are counted */
+int fake_empty_nodes, fake_mem_nodes;
+static CUresult f_GraphAddEmptyNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d, size_t nd) {
+  (void)g; (void)d; (void)nd;
+  *n = (CUgraphNode)(uintptr_t)0x700;
+  fake_empty_nodes++;
+  return CUDA_SUCCESS;
+}
+static CUresult f_GraphAddMemAllocNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d, size_t nd,
+                                       CUDA_MEM_ALLOC_NODE_PARAMS *p) {
+  (void)g; (void)d; (void)nd;
+  *n = (CUgraphNode)(uintptr_t)0x800;
+  fake_mem_nodes++;
+  return f_MemAlloc(&p->dptr, p->bytesize);
+}
+static CUresult f_GraphAddMemFreeNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d, size_t nd, CUdeviceptr p) {
+  (void)g; (void)d; (void)nd; (void)p;
+  *n = (CUgraphNode)(uintptr_t)0x900;
+  fake_mem_nodes++;
+  return CUDA_SUCCESS;
+}
+
 /* CUDA 13 gave cuCtxSynchronize a context argument under the same name */
 uint64_t fake_synced_ctx;
 static CUresult f_CtxSynchronize13(CUcontext c) {
@@ -312,6 +334,9 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuEventSynchronize", (void *)f_EventSynchronize},
       {"cuStreamWaitEvent", (void *)f_StreamWaitEvent},
       {"cuLaunchKernel", (void *)f_LaunchKernel},
+      {"cuGraphAddEmptyNode", (void *)f_GraphAddEmptyNode},
+      {"cuGraphAddMemAllocNode", (void *)f_GraphAddMemAllocNode},
+      {"cuGraphAddMemFreeNode", (void *)f_GraphAddMemFreeNode},
   };
   if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
   if (version >= 13000 && !strcmp(symbol, "cuCtxSynchronize")) {

@@ -211,8 +211,9 @@ int main(int argc, char **argv) {
     CUstream graph = (CUstream)(uintptr_t)0x99; /* being captured */
     CUdeviceptr g = 0;
     r = AllocAsync(&g, 256, graph);
-    printf("cuMemAllocAsync under capture: %d, the driver's: %s\n", r,
-           g && !(g >= 0x100000000000ull && g < 0x200000000000ull) ? "yes" : "NO");
+    printf("cuMemAllocAsync under capture: %d, a slot for the graph: %s\n", r, in_arena(g) ? "yes" : "NO");
+    printf("copy past it: %d\n", HtoD(g, buf, 257));
+    printf("cuMemFreeAsync of it under capture: %d\n", FreeAsync(g, graph));
     n0 = *syncs;
     r = FreeAsync(b, graph);
     Range(&rb, &rn, b);
@@ -249,6 +250,31 @@ int main(int argc, char **argv) {
     Free(a);
   } else if (!strcmp(sc, "pools")) {
     pools();
+    Free(a);
+  } else if (!strcmp(sc, "graph")) {
+    /* a graph's memory nodes: arena slots and empty nodes; a slot the graph
+     * frees, or one it owns, is no leak at exit */
+    CUresult (*AddAlloc)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUDA_MEM_ALLOC_NODE_PARAMS *) =
+        get("cuGraphAddMemAllocNode", 0);
+    CUresult (*AddFree)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUdeviceptr) =
+        get("cuGraphAddMemFreeNode", 0);
+    int *empty = dlsym(h, "fake_empty_nodes"), *mem = dlsym(h, "fake_mem_nodes");
+    CUDA_MEM_ALLOC_NODE_PARAMS p = {0};
+    p.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    p.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    p.bytesize = 1000;
+    CUgraphNode n1, n2, n3;
+    CUgraph graph = (CUgraph)(uintptr_t)0x1234;
+    r = AddAlloc(&n1, graph, NULL, 0, &p);
+    printf("alloc node: %d, a slot: %s, an empty node: %s\n", r, in_arena(p.dptr) ? "yes" : "NO",
+           *empty == 1 && *mem == 0 ? "yes" : "NO");
+    printf("copy past the graph's allocation: %d\n", HtoD(p.dptr, buf, 1001));
+    r = AddFree(&n2, graph, &n1, 1, p.dptr);
+    printf("free node: %d, an empty node: %s\n", r, *empty == 2 && *mem == 0 ? "yes" : "NO");
+    CUDA_MEM_ALLOC_NODE_PARAMS host = p;
+    host.poolProps.location.type = CU_MEM_LOCATION_TYPE_HOST;
+    r = AddAlloc(&n3, graph, NULL, 0, &host);
+    printf("host alloc node: %d, the driver's: %s\n", r, !in_arena(host.dptr) && *mem == 1 ? "yes" : "NO");
     Free(a);
   } else if (!strcmp(sc, "sticky")) {
     *(int *)dlsym(h, "fake_sticky_fault") = 1;
