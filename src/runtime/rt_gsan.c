@@ -139,6 +139,7 @@ void rt_gsan_init_driver(void *get_proc) {
     *(void **)&rt_gsan.vmm_api.MemGetAllocationGranularity = rt_gsan_real("cuMemGetAllocationGranularity");
     *(void **)&rt_gsan.vmm_api.CtxSynchronize = rt_gsan_real("cuCtxSynchronize");
     *(void **)&rt_gsan.vmm_api.StreamWriteValue64 = rt_gsan_real("cuStreamWriteValue64");
+    *(void **)&rt_gsan.vmm_api.StreamBatchMemOp = rt_gsan_real("cuStreamBatchMemOp");
     *(void **)&rt_gsan.vmm_api.MemsetD8Async = rt_gsan_real("cuMemsetD8Async");
     *(void **)&rt_gsan.vmm_api.StreamSynchronize = rt_gsan_real("cuStreamSynchronize");
     *(void **)&rt_gsan.vmm_api.EventCreate = rt_gsan_real("cuEventCreate");
@@ -231,7 +232,7 @@ void rt_gsan_drain(int final) {
 
 /* errors that leave the context dead: a trap among them, whose writer may
  * have died mid-record */
-static int context_lost(CUresult r) {
+int rt_gsan_context_lost(CUresult r) {
   switch (r) {
   case CUDA_ERROR_LAUNCH_FAILED: case CUDA_ERROR_ILLEGAL_ADDRESS: case CUDA_ERROR_ILLEGAL_INSTRUCTION:
   case CUDA_ERROR_MISALIGNED_ADDRESS: case CUDA_ERROR_INVALID_ADDRESS_SPACE: case CUDA_ERROR_INVALID_PC:
@@ -243,7 +244,7 @@ static int context_lost(CUresult r) {
 }
 
 CUresult rt_gsan_drain_after(CUresult r) {
-  rt_gsan_drain(context_lost(r));
+  rt_gsan_drain(rt_gsan_context_lost(r));
   return r;
 }
 

@@ -91,6 +91,8 @@ int rt_gsan_graph_owned(uint64_t base);
 void rt_gsan_drain(int final);
 /* Keeps a loaded module's site tables (takes them; duplicates are freed). */
 void rt_gsan_add_tables(rt_site_table **tables, int n);
+/* 1 for the errors that leave the context dead (a trap among them) */
+int rt_gsan_context_lost(CUresult r);
 /* Drains after a driver call returned r (final when r says the context
  * is lost, as after a trap); returns r. */
 CUresult rt_gsan_drain_after(CUresult r);

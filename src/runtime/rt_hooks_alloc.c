@@ -95,8 +95,11 @@ static CUresult foreign_free(CUresult r, CUdeviceptr ptr, const char *api) {
 
 static CUresult w_MemFree(CUdeviceptr ptr) {
   if (!ours(ptr)) return foreign_free(rt_gsan.cu.MemFree(ptr), ptr, "cuMemFree");
-  /* cudaFree waits for the device; so does this, before memory goes away */
-  rt_gsan.cu.CtxSynchronize();
+  /* cudaFree waits for the device; so does this, before memory goes away.
+   * After a kernel fault the context refuses every call, frees too: that is
+   * the driver's error to return, not the caller's bug */
+  CUresult r = rt_gsan.cu.CtxSynchronize();
+  if (rt_gsan_context_lost(r)) return rt_gsan_drain_after(r);
   return arena_free(ptr, "cuMemFree");
 }
 

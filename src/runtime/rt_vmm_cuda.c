@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* entries gathered before one cuStreamBatchMemOp (which takes fewer than 256) */
+#define RT_BATCH 128
+
 typedef struct cuda_vmm {
   rt_cuda_api api;
   int device;
@@ -16,6 +19,12 @@ typedef struct cuda_vmm {
   CUevent ev;
   pthread_mutex_t lock;
   uint64_t queued, recorded, done;
+  /* async entry writes not yet on the stream: sent as one batch when a
+   * launch needs them, before a page is zeroed, or when the batch is full;
+   * one driver call per allocation is what an allocation cost */
+  CUstreamBatchMemOpParams batch[RT_BATCH];
+  unsigned nbatch;
+  int no_batch; /* the driver refused batches: one write per call */
 } cuda_vmm;
 
 static CUmemAllocationProp prop_for(int device) {
@@ -75,21 +84,54 @@ static int queued(cuda_vmm *v, CUresult r) {
   return r;
 }
 
-static int cv_set64(void *ctx, uint64_t addr, uint64_t value) {
-  cuda_vmm *v = ctx;
+/* one entry on the stream now; a device without 64-bit stream writes gets a
+ * copy and a wait, from then on (under v->lock) */
+static CUresult write_now(cuda_vmm *v, uint64_t addr, uint64_t value) {
   if (v->stream) {
-    pthread_mutex_lock(&v->lock);
     CUresult r = v->api.StreamWriteValue64(v->stream, addr, value, CU_STREAM_WRITE_VALUE_DEFAULT);
-    if (r != CUDA_ERROR_NOT_SUPPORTED) return queued(v, r);
-    /* a device without 64-bit stream writes: copies and waits from now on,
-     * after whatever was queued before */
+    if (r != CUDA_ERROR_NOT_SUPPORTED) return r;
     if (v->async) v->api.StreamSynchronize(v->stream);
     v->stream = NULL;
     v->async = 0;
-    pthread_mutex_unlock(&v->lock);
   }
   CUresult r = v->api.MemcpyHtoD(addr, &value, 8);
   return r == CUDA_SUCCESS && v->api.CtxSynchronize ? v->api.CtxSynchronize() : r;
+}
+
+/* the gathered entries onto the stream, in order (under v->lock) */
+static CUresult flush(cuda_vmm *v) {
+  unsigned n = v->nbatch;
+  v->nbatch = 0;
+  if (!n) return CUDA_SUCCESS;
+  CUresult r = v->no_batch ? CUDA_ERROR_NOT_SUPPORTED : v->api.StreamBatchMemOp(v->stream, n, v->batch, 0);
+  if (r != CUDA_ERROR_NOT_SUPPORTED) return r;
+  v->no_batch = 1;
+  r = CUDA_SUCCESS;
+  for (unsigned i = 0; i < n && r == CUDA_SUCCESS; i++)
+    r = write_now(v, v->batch[i].writeValue.address, v->batch[i].writeValue.value64);
+  return r;
+}
+
+static int cv_set64(void *ctx, uint64_t addr, uint64_t value) {
+  cuda_vmm *v = ctx;
+  pthread_mutex_lock(&v->lock);
+  if (v->async && v->api.StreamBatchMemOp && !v->no_batch) {
+    CUresult r = v->nbatch == RT_BATCH ? flush(v) : CUDA_SUCCESS;
+    if (r == CUDA_SUCCESS) {
+      CUstreamBatchMemOpParams *op = &v->batch[v->nbatch++];
+      memset(op, 0, sizeof *op);
+      op->writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
+      op->writeValue.address = addr;
+      op->writeValue.value64 = value;
+    }
+    return queued(v, r);
+  }
+  CUresult r = write_now(v, addr, value);
+  if (!v->stream) {
+    pthread_mutex_unlock(&v->lock);
+    return r;
+  }
+  return queued(v, r);
 }
 
 static int cv_zero(void *ctx, uint64_t addr, uint64_t size) {
@@ -101,7 +143,8 @@ static int cv_zero(void *ctx, uint64_t addr, uint64_t size) {
     return r == CUDA_SUCCESS && v->api.CtxSynchronize ? v->api.CtxSynchronize() : r;
   }
   pthread_mutex_lock(&v->lock);
-  return queued(v, v->api.MemsetD8Async(addr, 0, size, v->stream));
+  CUresult r = flush(v);
+  return queued(v, r == CUDA_SUCCESS ? v->api.MemsetD8Async(addr, 0, size, v->stream) : r);
 }
 
 int rt_vmm_cuda_stream(rt_vmm *vm, CUstream stream, int queue) {
@@ -127,8 +170,8 @@ int rt_vmm_cuda_order(rt_vmm *vm, CUstream launch_stream, int host_wait) {
   cuda_vmm *v = vm->ctx;
   if (!rt_vmm_cuda_pending(vm)) return 0;
   pthread_mutex_lock(&v->lock);
-  CUresult r = CUDA_SUCCESS;
-  if (v->recorded != v->queued) {
+  CUresult r = flush(v);
+  if (r == CUDA_SUCCESS && v->recorded != v->queued) {
     r = v->api.EventRecord(v->ev, v->stream);
     if (r == CUDA_SUCCESS) v->recorded = v->queued;
   }

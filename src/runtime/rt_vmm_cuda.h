@@ -22,6 +22,7 @@ typedef struct rt_cuda_api {
   CUresult (*CtxSynchronize)(void);
   /* table writes on gsan's own stream (rt_vmm_cuda_stream) */
   CUresult (*StreamWriteValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned);
+  CUresult (*StreamBatchMemOp)(CUstream, unsigned, CUstreamBatchMemOpParams *, unsigned); /* may be NULL */
   CUresult (*MemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*StreamSynchronize)(CUstream);
   CUresult (*EventCreate)(CUevent *, unsigned);
@@ -38,10 +39,11 @@ void rt_vmm_cuda_free(rt_vmm *v);
 /* Slot-table writes go on stream, in the order made. A plain synchronous
  * copy is not enough: from pageable memory it returns once the bytes are
  * staged, before they land, and a kernel on a non-blocking stream is not
- * ordered after it. With queue, writes are left in flight (a synchronous
- * write per allocation costs more than the driver's own cudaMalloc) and every
- * launch must be ordered after them: rt_vmm_cuda_order. Without, each write
- * is waited for. Before this is called (or when the driver lacks the calls:
+ * ordered after it. With queue, entry writes are gathered and sent in
+ * batches, left in flight (a synchronous write per allocation costs more
+ * than the driver's own cudaMalloc), and every launch must be ordered after
+ * them: rt_vmm_cuda_order sends what is gathered. Without, each write is
+ * waited for. Before this is called (or when the driver lacks the calls:
  * CUresult returned) a write is a copy followed by a context-wide wait. */
 int rt_vmm_cuda_stream(rt_vmm *v, CUstream stream, int queue);
 /* Orders launch_stream's next work after every table write queued so far

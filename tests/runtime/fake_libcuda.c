@@ -14,7 +14,6 @@ static fake_vmm *vmm;
 static rt_vmm ops;
 int fake_ptsz_calls, fake_legacy_calls; /* read by the test through dlsym */
 
-static CUresult ok(void) { return CUDA_SUCCESS; }
 static CUresult f_Init(unsigned flags) {
   (void)flags;
   if (!vmm) {
@@ -221,6 +220,20 @@ static CUresult f_StreamWriteValue64(CUstream s, CUdeviceptr a, cuuint64_t v, un
   fake_value_writes++;
   return (CUresult)ops.set64(ops.ctx, a, v);
 }
+int fake_batches;
+static CUresult f_StreamBatchMemOp(CUstream s, unsigned n, CUstreamBatchMemOpParams *ops_, unsigned f) {
+  (void)s; (void)f;
+  if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
+  if (n == 0 || n >= 256) return CUDA_ERROR_INVALID_VALUE;
+  fake_batches++;
+  for (unsigned i = 0; i < n; i++) {
+    if (ops_[i].operation != CU_STREAM_MEM_OP_WRITE_VALUE_64) return CUDA_ERROR_INVALID_VALUE;
+    fake_value_writes++;
+    int r = ops.set64(ops.ctx, ops_[i].writeValue.address, ops_[i].writeValue.value64);
+    if (r) return (CUresult)r;
+  }
+  return CUDA_SUCCESS;
+}
 static CUresult f_MemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
   (void)s;
   if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
@@ -274,6 +287,8 @@ static CUresult f_GraphAddMemFreeNode(CUgraphNode *n, CUgraph g, const CUgraphNo
   return CUDA_SUCCESS;
 }
 
+static CUresult f_CtxSynchronize(void) { return fake_sticky_fault ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS; }
+
 /* CUDA 13 gave cuCtxSynchronize a context argument under the same name */
 uint64_t fake_synced_ctx;
 static CUresult f_CtxSynchronize13(CUcontext c) {
@@ -288,7 +303,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuInit", (void *)f_Init},
       {"cuCtxGetDevice", (void *)f_CtxGetDevice},
       {"cuDeviceGetAttribute", (void *)f_DeviceGetAttribute},
-      {"cuCtxSynchronize", (void *)ok},
+      {"cuCtxSynchronize", (void *)f_CtxSynchronize},
       {"cuMemAlloc", (void *)f_MemAlloc},
       {"cuMemFree", (void *)f_MemFree},
       {"cuMemAllocAsync", (void *)f_MemAllocAsync},
@@ -328,6 +343,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuStreamCreate", (void *)f_StreamCreate},
       {"cuStreamWriteValue64", (void *)f_StreamWriteValue64},
       {"cuMemsetD8Async", (void *)f_MemsetD8Async},
+      {"cuStreamBatchMemOp", (void *)f_StreamBatchMemOp},
       {"cuEventCreate", (void *)f_EventCreate},
       {"cuEventRecord", (void *)f_EventRecord},
       {"cuEventQuery", (void *)f_EventQuery},

@@ -227,23 +227,27 @@ int main(int argc, char **argv) {
     CUresult (*Launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
                        void **, void **) = get("cuLaunchKernel", 0);
     int *writes = dlsym(h, "fake_value_writes"), *waits = dlsym(h, "fake_stream_waits");
-    int *launches = dlsym(h, "fake_launches"), *done = dlsym(h, "fake_event_done");
+    int *launches = dlsym(h, "fake_launches"), *done = dlsym(h, "fake_event_done"), *batches = dlsym(h, "fake_batches");
     uint64_t *waiting = dlsym(h, "fake_waiting_stream");
     CUstream s = (CUstream)(uintptr_t)0x42;
-    printf("table writes queued so far: %s\n", *writes > 0 ? "yes" : "NO");
+    /* the free above gathered an entry, not sent yet */
+    int w_before = *writes, b_before = *batches;
     Launch(NULL, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
-    printf("launch with writes in flight: waits on its stream: %s\n",
-           *waits == 1 && *waiting == 0x42 && *launches == 1 ? "yes" : "NO");
+    printf("launch: the gathered entries sent in one batch, its stream waits: %s\n",
+           *writes > w_before && *batches == b_before + 1 && *waits == 1 && *waiting == 0x42 && *launches == 1
+               ? "yes"
+               : "NO");
     *done = 1;
     Launch(NULL, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
     Launch(NULL, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
     printf("launches after the writes finished: no wait: %s\n", *waits == 1 && *launches == 3 ? "yes" : "NO");
-    int w0 = *writes;
-    r = Alloc(&b, 64);
-    printf("an allocation queues its entry: %s\n", r == CUDA_SUCCESS && *writes == w0 + 1 ? "yes" : "NO");
+    int w0 = *writes, b0 = *batches;
+    CUdeviceptr many[300];
+    for (int i = 0; i < 300; i++) Alloc(&many[i], 64);
+    printf("300 allocations: %d entries sent in %d batches before a launch\n", *writes - w0, *batches - b0);
     Launch(NULL, 1, 1, 1, 1, 1, 1, 0, s, NULL, NULL);
-    printf("the next launch waits again: %s\n", *waits == 2 ? "yes" : "NO");
-    Free(b);
+    printf("the next launch sends the rest and waits: %s\n", *writes == w0 + 300 && *waits == 2 ? "yes" : "NO");
+    for (int i = 0; i < 300; i++) Free(many[i]);
     Free(a);
   } else if (!strcmp(sc, "copies")) {
     copies(a, dlsym(h, "fake_copies"));
