@@ -64,6 +64,8 @@ typedef struct granule_meta {
   uint32_t live;    /* live slots in this granule (small classes) */
 } granule_meta;
 
+#define RT_SPARE_GRANULES 4
+
 typedef struct rt_class {
   pthread_mutex_t lock;
   unsigned shift;         /* log2 of the slot size */
@@ -71,6 +73,11 @@ typedef struct rt_class {
   sparse slots;           /* slot_meta per slot */
   sparse data;            /* granule_meta per data granule (small classes) */
   sparse table;           /* uint64_t handle per slot-table granule */
+  /* granules of physical memory a small class emptied, kept to back its
+   * next new granule: their slots are not reused, but the memory can be
+   * mapped again elsewhere, which saves creating and releasing it */
+  uint64_t spare[RT_SPARE_GRANULES];
+  unsigned nspare;
 } rt_class;
 
 struct rt_arena {
@@ -138,6 +145,7 @@ void rt_arena_destroy(rt_arena *a) {
           a->vmm.release(a->vmm.ctx, m[i].handle);
         }
     }
+    for (unsigned i = 0; i < c->nspare; i++) a->vmm.release(a->vmm.ctx, c->spare[i]);
     for (uint64_t pg = 0; pg < c->table.npages; pg++) {
       uint64_t *h = c->table.pages[pg];
       for (uint64_t i = 0; h && i < SPARSE_PAGE; i++)
@@ -270,9 +278,12 @@ static rt_status back_slot(rt_arena *a, unsigned k, uint64_t s, uint64_t size, s
   if (!gm) return RT_OUT_OF_MEMORY;
   if (!gm->handle) {
     uint64_t gaddr = addr & ~(g - 1);
-    if ((err = a->vmm.create(a->vmm.ctx, g, a->p.device, &handle)) != 0) return vmm_fail(a, err);
+    int spare = c->nspare > 0;
+    if (spare) handle = c->spare[--c->nspare];
+    else if ((err = a->vmm.create(a->vmm.ctx, g, a->p.device, &handle)) != 0) return vmm_fail(a, err);
     if ((err = a->vmm.map(a->vmm.ctx, gaddr, g, handle, a->p.device)) != 0) {
-      a->vmm.release(a->vmm.ctx, handle);
+      if (spare) c->spare[c->nspare++] = handle;
+      else a->vmm.release(a->vmm.ctx, handle);
       return vmm_fail(a, err);
     }
     gm->handle = handle;
@@ -301,7 +312,8 @@ static void unback_slot(rt_arena *a, unsigned k, uint64_t s, slot_meta *m) {
   uint64_t next_addr = region + (c->next << c->shift);
   if ((next_addr & ~(g - 1)) == (addr & ~(g - 1))) return;
   a->vmm.unmap(a->vmm.ctx, addr & ~(g - 1), g);
-  a->vmm.release(a->vmm.ctx, gm->handle);
+  if (c->nspare < RT_SPARE_GRANULES) c->spare[c->nspare++] = gm->handle;
+  else a->vmm.release(a->vmm.ctx, gm->handle);
   gm->handle = 0;
   atomic_fetch_sub(&a->mapped_data, g);
 }

@@ -163,6 +163,13 @@ static void test_physical(void) {
   rt_arena_get_stats(e.a, &st);
   CHECK(st.mapped_data_bytes <= GRANULE, "freed granules are returned (%llu left)",
         (unsigned long long)st.mapped_data_bytes);
+  /* the emptied granules' memory backs the class's next ones: 8192 more
+   * slots, on addresses never used, need no new physical memory */
+  uint64_t created = fake_vmm_created_bytes(e.f);
+  for (int i = 0; i < 8192; i++) rt_arena_alloc(e.a, 200, &ps[i]);
+  CHECK(fake_vmm_created_bytes(e.f) == created, "spare granules mapped again: %llu bytes created, %llu before",
+        (unsigned long long)fake_vmm_created_bytes(e.f), (unsigned long long)created);
+  for (int i = 0; i < 8192; i++) rt_arena_free(e.a, ps[i], NULL);
   /* a large allocation maps only what its size needs: the rest of its slot
    * is an unmapped guard */
   uint64_t p;
