@@ -302,8 +302,13 @@ static void note_repeat(void *arg, const rt_seen_site *site) {
   rt_report_repeats(&rt_gsan.log, &e);
 }
 
+/* A child forked after set-up has no monitor thread and may not use CUDA
+ * (the driver does not survive fork): its exit must not wait for the one or
+ * drain through the other, and the parent's allocations are not its leaks. */
+static void after_fork_in_child(void) { rt_gsan.forked = 1; }
+
 static void at_exit(void) {
-  if (!rt_gsan_is_ready()) return;
+  if (!rt_gsan_is_ready() || rt_gsan.forked) return;
   rt_gsan.stop = 1;
   pthread_join(rt_gsan.monitor, NULL);
   fflush(stdout); /* the program's own output before gsan's last words */
@@ -394,6 +399,7 @@ static int set_up(void) {
   memcpy(rt_gsan.ctx + GSAN_CTX_RING_CTL, &rt_gsan.ring_ctl, 8);
   __atomic_store_n(&rt_gsan.ready, 1, __ATOMIC_RELEASE);
   atexit(at_exit);
+  pthread_atfork(NULL, NULL, after_fork_in_child);
   pthread_create(&rt_gsan.monitor, NULL, monitor, NULL);
   if (rt_gsan.flags.verbosity) rt_gsan_say("arena and ring ready for sm_%d", rt_gsan.arch);
   return 0;

@@ -61,6 +61,7 @@ typedef struct rt_gsan_ctx {
   pthread_t monitor;
   CUstream own_stream; /* non-blocking, for gsan's own copies; 0 when none */
   volatile int stop;
+  int forked; /* this is a child forked after set-up: no monitor, no CUDA */
 } rt_gsan_ctx;
 
 extern rt_gsan_ctx rt_gsan;

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 typedef CUresult (*gpa_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
 static gpa_fn gpa;
@@ -280,6 +282,16 @@ int main(int argc, char **argv) {
     r = AddAlloc(&n3, graph, NULL, 0, &host);
     printf("host alloc node: %d, the driver's: %s\n", r, !in_arena(host.dptr) && *mem == 1 ? "yes" : "NO");
     Free(a);
+  } else if (!strcmp(sc, "fork")) {
+    /* a child forked after gsan is set up exits at once, quietly; the
+     * parent's run goes on */
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) exit(0);
+    int status = -1;
+    waitpid(pid, &status, 0);
+    printf("child exited: %s\n", WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "0" : "NOT CLEANLY");
+    printf("free in the parent: %d\n", Free(a));
   } else if (!strcmp(sc, "sticky")) {
     *(int *)dlsym(h, "fake_sticky_fault") = 1;
     printf("free after a kernel fault: %d (the driver's CUDA_ERROR_LAUNCH_FAILED is 719)\n", Free(a));
