@@ -173,16 +173,23 @@ EXPORT(cuCtxSynchronize, (void), ())
 EXPORT(cuStreamSynchronize, (CUstream s), (s))
 EXPORT(cuStreamQuery, (CUstream s), (s))
 EXPORT(cuEventSynchronize, (CUevent e), (e))
-EXPORT(cuLaunchKernel,
-       (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh,
-        CUstream s, void **args, void **extra),
-       (f, gx, gy, gz, bx, by, bz, sh, s, args, extra))
-EXPORT(cuLaunchKernelEx, (const CUlaunchConfig *c, CUfunction f, void **args, void **extra), (c, f, args, extra))
-EXPORT(cuLaunchCooperativeKernel,
-       (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh,
-        CUstream s, void **args),
-       (f, gx, gy, gz, bx, by, bz, sh, s, args))
-EXPORT(cuGraphLaunch, (CUgraphExec g, CUstream s), (g, s))
+/* the launches, each exported twice: the legacy and the per-thread symbol */
+#define LAUNCH_KERNEL                                                                                              \
+  (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh,       \
+   CUstream s, void **args, void **extra),                                                                        \
+      (f, gx, gy, gz, bx, by, bz, sh, s, args, extra)
+#define LAUNCH_KERNEL_EX (const CUlaunchConfig *c, CUfunction f, void **args, void **extra), (c, f, args, extra)
+#define LAUNCH_COOPERATIVE                                                                                         \
+  (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh,       \
+   CUstream s, void **args),                                                                                      \
+      (f, gx, gy, gz, bx, by, bz, sh, s, args)
+#define GRAPH_LAUNCH (CUgraphExec g, CUstream s), (g, s)
+#define EXPORT2(name, sig) EXPORT(name, sig)
+#define EXPORT2_PTSZ(name, sig) EXPORT_PTSZ(name, sig)
+EXPORT2(cuLaunchKernel, LAUNCH_KERNEL)
+EXPORT2(cuLaunchKernelEx, LAUNCH_KERNEL_EX)
+EXPORT2(cuLaunchCooperativeKernel, LAUNCH_COOPERATIVE)
+EXPORT2(cuGraphLaunch, GRAPH_LAUNCH)
 #undef cuLaunchKernel
 #undef cuLaunchKernelEx
 #undef cuLaunchCooperativeKernel
@@ -190,16 +197,10 @@ EXPORT(cuGraphLaunch, (CUgraphExec g, CUstream s), (g, s))
 #undef cuMemAllocAsync
 #undef cuMemFreeAsync
 #undef cuStreamSynchronize
-EXPORT_PTSZ(cuLaunchKernel,
-            (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh,
-             CUstream s, void **args, void **extra),
-            (f, gx, gy, gz, bx, by, bz, sh, s, args, extra))
-EXPORT_PTSZ(cuLaunchKernelEx, (const CUlaunchConfig *c, CUfunction f, void **args, void **extra), (c, f, args, extra))
-EXPORT_PTSZ(cuLaunchCooperativeKernel,
-            (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh,
-             CUstream s, void **args),
-            (f, gx, gy, gz, bx, by, bz, sh, s, args))
-EXPORT_PTSZ(cuGraphLaunch, (CUgraphExec g, CUstream s), (g, s))
+EXPORT2_PTSZ(cuLaunchKernel, LAUNCH_KERNEL)
+EXPORT2_PTSZ(cuLaunchKernelEx, LAUNCH_KERNEL_EX)
+EXPORT2_PTSZ(cuLaunchCooperativeKernel, LAUNCH_COOPERATIVE)
+EXPORT2_PTSZ(cuGraphLaunch, GRAPH_LAUNCH)
 EXPORT_PTSZ(cuMemAllocAsync, (CUdeviceptr * p, size_t n, CUstream s), (p, n, s))
 EXPORT_PTSZ(cuMemFreeAsync, (CUdeviceptr p, CUstream s), (p, s))
 EXPORT_PTSZ(cuStreamSynchronize, (CUstream s), (s))
