@@ -94,6 +94,10 @@ static int private_dir(const char *nvcc, const char *self, char *dir, size_t n) 
   uint64_t h = 1469598103934665603ull;
   for (const char *s = nvcc; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
   for (const char *s = self; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  /* and the gsan build: Triton's cache lives beside the wrapper, and kernels
+   * instrumented by another build must not be taken from it */
+  struct stat st;
+  if (stat(self, &st) == 0) h = (h ^ (uint64_t)st.st_mtime ^ ((uint64_t)st.st_size << 32)) * 1099511628211ull;
   snprintf(dir, n, "%s/nvcc-%016llx", root, (unsigned long long)h);
   char check[PATH_MAX + 32];
   snprintf(check, sizeof check, "%s/wrap/ptxas", dir);

@@ -46,7 +46,8 @@ static int find_lib(char *out, size_t n) {
 static void triton_env(void) {
   char wrapper[PATH_MAX + 32], cache[PATH_MAX + 48];
   const char *user = getenv("TRITON_PTXAS_PATH");
-  if (user && *user && strstr(user, "/wrap/ptxas")) return; /* gsan's already */
+  /* gsan's already (a gsan run inside a gsan run) */
+  if (user && *user && strstr(user, "/wrap/ptxas")) user = NULL;
   if (user && *user) setenv("GSAN_REAL_PTXAS", user, 1);
   if (cli_ptxas_setup(wrapper, sizeof wrapper) != 0) return;
   setenv("TRITON_PTXAS_PATH", wrapper, 1);

@@ -464,6 +464,12 @@ void rt_arena_get_stats(rt_arena *a, rt_arena_stats *s) {
   s->live_allocs = atomic_load(&a->live_allocs);
   s->live_bytes = atomic_load(&a->live_bytes);
   s->mapped_data_bytes = atomic_load(&a->mapped_data);
+  s->spare_data_bytes = 0;
+  for (unsigned k = 0; k < a->ninit; k++) {
+    pthread_mutex_lock(&a->cls[k].lock);
+    s->spare_data_bytes += (uint64_t)a->cls[k].nspare * a->vmm.granule;
+    pthread_mutex_unlock(&a->cls[k].lock);
+  }
   s->mapped_table_bytes = atomic_load(&a->mapped_table);
   s->allocs = atomic_load(&a->allocs);
   s->frees = atomic_load(&a->frees);

@@ -73,6 +73,7 @@ void rt_arena_ctx(const rt_arena *a, unsigned char ctx[64]);
 typedef struct rt_arena_stats {
   uint64_t live_allocs, live_bytes;
   uint64_t mapped_data_bytes;   /* physical memory behind allocations */
+  uint64_t spare_data_bytes;    /* emptied granules kept to back new ones (not mapped) */
   uint64_t mapped_table_bytes;  /* physical memory behind slot tables */
   uint64_t allocs, frees;
 } rt_arena_stats;

@@ -1,9 +1,9 @@
 /* Hooks on device allocation: cudaMalloc, cudaMallocPitch, the
- * stream-ordered calls and memory pools take arena slots, so every pointer
- * into them carries exact bounds; frees mark slots freed (rt_arena.c) and
- * report double and invalid frees with their stacks. What the arena cannot
- * stand in for goes to the driver: graph capture, exportable or host pools,
- * pools of another device, bad arguments. */
+ * stream-ordered calls, memory pools and graphs' memory take arena slots, so
+ * every pointer into them carries exact bounds; frees mark slots freed
+ * (rt_arena.c) and report double and invalid frees with their stacks. What
+ * the arena cannot stand in for goes to the driver: exportable or host
+ * pools, other devices, bad arguments. */
 #include "rt_gsan.h"
 
 #include "rt_depot.h"
@@ -95,6 +95,9 @@ static CUresult foreign_free(CUresult r, CUdeviceptr ptr, const char *api) {
 
 static CUresult w_MemFree(CUdeviceptr ptr) {
   if (!ours(ptr)) return foreign_free(rt_gsan.cu.MemFree(ptr), ptr, "cuMemFree");
+  /* a graph's allocation freed by the program between launches (as CUDA's
+   * guide shows): the graph's next launch uses it again, so it stays */
+  if (rt_gsan_graph_owned(ptr)) return rt_gsan.cu.CtxSynchronize();
   /* cudaFree waits for the device; so does this, before memory goes away.
    * After a kernel fault the context refuses every call, frees too: that is
    * the driver's error to return, not the caller's bug */
@@ -159,26 +162,45 @@ static int arena_pool(CUmemoryPool pool) {
  * These slots, and slots a graph frees, are no leak. */
 static struct {
   pthread_mutex_t lock;
-  uint64_t *base;
+  uint64_t *slot; /* open addressing, 0 = empty; cap a power of two */
   size_t n, cap;
 } graph_owned = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
+static size_t owned_at(uint64_t base, size_t cap) {
+  size_t i = (size_t)((base >> 8) * 0x9e3779b97f4a7c15ull) & (cap - 1);
+  while (graph_owned.slot[i] && graph_owned.slot[i] != base) i = (i + 1) & (cap - 1);
+  return i;
+}
+
 static CUresult owned_by_graph(CUdeviceptr ptr) {
   pthread_mutex_lock(&graph_owned.lock);
-  if (graph_owned.n == graph_owned.cap) {
+  if (2 * (graph_owned.n + 1) > graph_owned.cap) {
     size_t cap = graph_owned.cap ? graph_owned.cap * 2 : 64;
-    uint64_t *b = realloc(graph_owned.base, cap * sizeof *b);
-    if (b) graph_owned.base = b, graph_owned.cap = cap;
+    uint64_t *old = graph_owned.slot, *grown = calloc(cap, sizeof *grown);
+    size_t oldcap = graph_owned.cap;
+    if (grown) {
+      graph_owned.slot = grown;
+      graph_owned.cap = cap;
+      for (size_t i = 0; i < oldcap; i++)
+        if (old[i]) graph_owned.slot[owned_at(old[i], cap)] = old[i];
+      free(old);
+    }
   }
-  if (graph_owned.n < graph_owned.cap) graph_owned.base[graph_owned.n++] = ptr;
+  if (2 * (graph_owned.n + 1) <= graph_owned.cap) {
+    size_t i = owned_at(ptr, graph_owned.cap);
+    if (!graph_owned.slot[i]) {
+      graph_owned.slot[i] = ptr;
+      __atomic_add_fetch(&graph_owned.n, 1, __ATOMIC_RELEASE);
+    }
+  }
   pthread_mutex_unlock(&graph_owned.lock);
   return CUDA_SUCCESS;
 }
 
 int rt_gsan_graph_owned(uint64_t base) {
-  int found = 0;
+  if (!__atomic_load_n(&graph_owned.n, __ATOMIC_ACQUIRE)) return 0; /* no graphs: no cost */
   pthread_mutex_lock(&graph_owned.lock);
-  for (size_t i = 0; i < graph_owned.n && !found; i++) found = graph_owned.base[i] == base;
+  int found = graph_owned.slot[owned_at(base, graph_owned.cap)] == base;
   pthread_mutex_unlock(&graph_owned.lock);
   return found;
 }
@@ -244,6 +266,7 @@ static CUresult w_GraphAddMemFreeNode(CUgraphNode *node, CUgraph g, const CUgrap
     if (!ours(ptr)) return foreign_free(real.FreeAsync[V](ptr, s), ptr, "cuMemFreeAsync");               \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
     if (rt_gsan_capturing(str)) return owned_by_graph(ptr);                                              \
+    if (rt_gsan_graph_owned(ptr)) return rt_gsan.cu.StreamSynchronize(str);                              \
     CUresult r = rt_gsan.cu.StreamSynchronize(str);                                                      \
     if (r != CUDA_SUCCESS) return r;                                                                     \
     return arena_free(ptr, "cuMemFreeAsync");                                                            \

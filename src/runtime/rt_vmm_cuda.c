@@ -79,8 +79,10 @@ static int cv_unmap(void *ctx, uint64_t addr, uint64_t size) { return ((cuda_vmm
  * launches are ordered after queued writes */
 static int queued(cuda_vmm *v, CUresult r) {
   if (r == CUDA_SUCCESS) __atomic_store_n(&v->queued, v->queued + 1, __ATOMIC_RELEASE);
+  int wait = !v->async;
+  CUstream s = v->stream;
   pthread_mutex_unlock(&v->lock);
-  if (r == CUDA_SUCCESS && !v->async) r = v->api.StreamSynchronize(v->stream);
+  if (r == CUDA_SUCCESS && wait && s) r = v->api.StreamSynchronize(s);
   return r;
 }
 
@@ -98,7 +100,9 @@ static CUresult write_now(cuda_vmm *v, uint64_t addr, uint64_t value) {
   return r == CUDA_SUCCESS && v->api.CtxSynchronize ? v->api.CtxSynchronize() : r;
 }
 
-/* the gathered entries onto the stream, in order (under v->lock) */
+/* the gathered entries onto the stream, in order (under v->lock); on an
+ * error other than a refusal they are dropped: that is a context lost after
+ * a fault, where no kernel will read them */
 static CUresult flush(cuda_vmm *v) {
   unsigned n = v->nbatch;
   v->nbatch = 0;
@@ -117,14 +121,17 @@ static int cv_set64(void *ctx, uint64_t addr, uint64_t value) {
   pthread_mutex_lock(&v->lock);
   if (v->async && v->api.StreamBatchMemOp && !v->no_batch) {
     CUresult r = v->nbatch == RT_BATCH ? flush(v) : CUDA_SUCCESS;
-    if (r == CUDA_SUCCESS) {
+    if (r != CUDA_SUCCESS) return queued(v, r);
+    /* a flush the driver refused sent the batch one by one: so goes this
+     * entry, or it would land after later ones to the same slot */
+    if (!v->no_batch) {
       CUstreamBatchMemOpParams *op = &v->batch[v->nbatch++];
       memset(op, 0, sizeof *op);
       op->writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
       op->writeValue.address = addr;
       op->writeValue.value64 = value;
+      return queued(v, r);
     }
-    return queued(v, r);
   }
   CUresult r = write_now(v, addr, value);
   if (!v->stream) {
@@ -136,15 +143,15 @@ static int cv_set64(void *ctx, uint64_t addr, uint64_t value) {
 
 static int cv_zero(void *ctx, uint64_t addr, uint64_t size) {
   cuda_vmm *v = ctx;
-  if (!v->stream) {
-    void *z = calloc(1, size);
-    CUresult r = z ? v->api.MemcpyHtoD(addr, z, size) : CUDA_ERROR_OUT_OF_MEMORY;
-    free(z);
-    return r == CUDA_SUCCESS && v->api.CtxSynchronize ? v->api.CtxSynchronize() : r;
-  }
   pthread_mutex_lock(&v->lock);
-  CUresult r = flush(v);
-  return queued(v, r == CUDA_SUCCESS ? v->api.MemsetD8Async(addr, 0, size, v->stream) : r);
+  CUresult r = flush(v); /* gathered entries first, in the order made */
+  if (r == CUDA_SUCCESS && v->stream) return queued(v, v->api.MemsetD8Async(addr, 0, size, v->stream));
+  pthread_mutex_unlock(&v->lock);
+  if (r != CUDA_SUCCESS) return r;
+  void *z = calloc(1, size);
+  r = z ? v->api.MemcpyHtoD(addr, z, size) : CUDA_ERROR_OUT_OF_MEMORY;
+  free(z);
+  return r == CUDA_SUCCESS && v->api.CtxSynchronize ? v->api.CtxSynchronize() : r;
 }
 
 int rt_vmm_cuda_stream(rt_vmm *vm, CUstream stream, int queue) {

@@ -161,8 +161,10 @@ static void test_physical(void) {
   CHECK(st.live_allocs == 8192 && st.live_bytes == 8192 * 200, "live accounting");
   for (int i = 0; i < 8192; i++) rt_arena_free(e.a, ps[i], NULL);
   rt_arena_get_stats(e.a, &st);
-  CHECK(st.mapped_data_bytes <= GRANULE, "freed granules are returned (%llu left)",
+  CHECK(st.mapped_data_bytes <= GRANULE, "freed granules are unmapped (%llu left)",
         (unsigned long long)st.mapped_data_bytes);
+  CHECK(st.spare_data_bytes >= GRANULE && st.spare_data_bytes <= 4 * GRANULE,
+        "and kept as spares: %llu bytes", (unsigned long long)st.spare_data_bytes);
   /* the emptied granules' memory backs the class's next ones: 8192 more
    * slots, on addresses never used, need no new physical memory */
   uint64_t created = fake_vmm_created_bytes(e.f);
