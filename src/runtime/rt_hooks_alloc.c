@@ -108,9 +108,13 @@ static CUresult w_MemFree(CUdeviceptr ptr) {
 
 /* ---- memory pools: which ones the arena may serve ---- */
 #define MAX_POOLS 256
+typedef struct pool_entry {
+  CUmemoryPool pool;
+  int device; /* -1: never the arena's */
+} pool_entry;
 static struct {
   pthread_mutex_t lock;
-  struct { CUmemoryPool pool; int device; } p[MAX_POOLS]; /* device -1: never the arena's */
+  pool_entry p[MAX_POOLS];
   unsigned n;
 } pools = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -124,7 +128,7 @@ static CUresult w_MemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props)
                 ? props->location.id
                 : -1;
   pthread_mutex_lock(&pools.lock);
-  if (pools.n < MAX_POOLS) pools.p[pools.n++] = (__typeof__(pools.p[0])){*pool, dev};
+  if (pools.n < MAX_POOLS) pools.p[pools.n++] = (pool_entry){*pool, dev};
   pthread_mutex_unlock(&pools.lock);
   return r;
 }
@@ -139,7 +143,7 @@ static CUresult w_MemPoolDestroy(CUmemoryPool pool) {
 
 /* 1 when the arena may serve pool's allocations: a pool created for the
  * arena's device, or that device's default pool. Any other (another
- * device's, one created before the list filled up) stays the driver's,
+ * device's, one created after the list filled up) stays the driver's,
  * unchecked. */
 static int arena_pool(CUmemoryPool pool) {
   int dev = -2;
