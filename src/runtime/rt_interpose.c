@@ -204,6 +204,105 @@ EXPORT2_PTSZ(cuGraphLaunch, GRAPH_LAUNCH)
 EXPORT_PTSZ(cuMemAllocAsync, (CUdeviceptr * p, size_t n, CUstream s), (p, n, s))
 EXPORT_PTSZ(cuMemFreeAsync, (CUdeviceptr p, CUstream s), (p, s))
 EXPORT_PTSZ(cuStreamSynchronize, (CUstream s), (s))
+/* the per-thread-default-stream symbols of copies, sets, pool allocation
+ * and stream queries (generated from cuda.h's __CUDA_API_PTDS/PTSZ names) */
+EXPORT_AS(cuMemcpy_ptds, "cuMemcpy", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, CUdeviceptr s, size_t n),
+          (d, s, n))
+EXPORT_AS(cuMemcpyAsync_ptsz, "cuMemcpyAsync", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st),
+          (d, s, n, st))
+EXPORT_AS(cuMemcpyHtoD_v2_ptds, "cuMemcpyHtoD", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, const void *h, size_t n),
+          (d, h, n))
+EXPORT_AS(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, const void *h, size_t n, CUstream st),
+          (d, h, n, st))
+EXPORT_AS(cuMemcpyDtoH_v2_ptds, "cuMemcpyDtoH", RT_OWN_VERSION, 1,
+          (void *h, CUdeviceptr s, size_t n),
+          (h, s, n))
+EXPORT_AS(cuMemcpyDtoHAsync_v2_ptsz, "cuMemcpyDtoHAsync", RT_OWN_VERSION, 1,
+          (void *h, CUdeviceptr s, size_t n, CUstream st),
+          (h, s, n, st))
+EXPORT_AS(cuMemcpyDtoD_v2_ptds, "cuMemcpyDtoD", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, CUdeviceptr s, size_t n),
+          (d, s, n))
+EXPORT_AS(cuMemcpyDtoDAsync_v2_ptsz, "cuMemcpyDtoDAsync", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st),
+          (d, s, n, st))
+EXPORT_AS(cuMemsetD8_v2_ptds, "cuMemsetD8", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, unsigned char v, size_t n),
+          (d, v, n))
+EXPORT_AS(cuMemsetD8Async_ptsz, "cuMemsetD8Async", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, unsigned char v, size_t n, CUstream st),
+          (d, v, n, st))
+EXPORT_AS(cuMemsetD16_v2_ptds, "cuMemsetD16", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, unsigned short v, size_t n),
+          (d, v, n))
+EXPORT_AS(cuMemsetD32_v2_ptds, "cuMemsetD32", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, unsigned int v, size_t n),
+          (d, v, n))
+EXPORT_AS(cuMemAllocFromPoolAsync_ptsz, "cuMemAllocFromPoolAsync", RT_OWN_VERSION, 1,
+          (CUdeviceptr * p, size_t n, CUmemoryPool pool, CUstream s),
+          (p, n, pool, s))
+EXPORT_AS(cuMemcpyPeer_ptds, "cuMemcpyPeer", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n),
+          (d, dc, s, sc, n))
+EXPORT_AS(cuMemcpyPeerAsync_ptsz, "cuMemcpyPeerAsync", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st),
+          (d, dc, s, sc, n, st))
+EXPORT_AS(cuMemcpy2D_v2_ptds, "cuMemcpy2D", RT_OWN_VERSION, 1,
+          (const CUDA_MEMCPY2D *c),
+          (c))
+EXPORT_AS(cuMemcpy2DUnaligned_v2_ptds, "cuMemcpy2DUnaligned", RT_OWN_VERSION, 1,
+          (const CUDA_MEMCPY2D *c),
+          (c))
+EXPORT_AS(cuMemcpy2DAsync_v2_ptsz, "cuMemcpy2DAsync", RT_OWN_VERSION, 1,
+          (const CUDA_MEMCPY2D *c, CUstream st),
+          (c, st))
+EXPORT_AS(cuMemcpy3D_v2_ptds, "cuMemcpy3D", RT_OWN_VERSION, 1,
+          (const CUDA_MEMCPY3D *c),
+          (c))
+EXPORT_AS(cuMemcpy3DAsync_v2_ptsz, "cuMemcpy3DAsync", RT_OWN_VERSION, 1,
+          (const CUDA_MEMCPY3D *c, CUstream st),
+          (c, st))
+EXPORT_AS(cuMemcpy3DPeer_ptds, "cuMemcpy3DPeer", RT_OWN_VERSION, 1,
+          (const CUDA_MEMCPY3D_PEER *c),
+          (c))
+EXPORT_AS(cuMemcpy3DPeerAsync_ptsz, "cuMemcpy3DPeerAsync", RT_OWN_VERSION, 1,
+          (const CUDA_MEMCPY3D_PEER *c, CUstream st),
+          (c, st))
+EXPORT_AS(cuMemsetD16Async_ptsz, "cuMemsetD16Async", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, unsigned short v, size_t n, CUstream st),
+          (d, v, n, st))
+EXPORT_AS(cuMemsetD32Async_ptsz, "cuMemsetD32Async", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, unsigned int v, size_t n, CUstream st),
+          (d, v, n, st))
+EXPORT_AS(cuMemsetD2D8_v2_ptds, "cuMemsetD2D8", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h),
+          (d, p, v, w, h))
+EXPORT_AS(cuMemsetD2D8Async_ptsz, "cuMemsetD2D8Async", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream st),
+          (d, p, v, w, h, st))
+EXPORT_AS(cuMemsetD2D16_v2_ptds, "cuMemsetD2D16", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h),
+          (d, p, v, w, h))
+EXPORT_AS(cuMemsetD2D16Async_ptsz, "cuMemsetD2D16Async", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream st),
+          (d, p, v, w, h, st))
+EXPORT_AS(cuMemsetD2D32_v2_ptds, "cuMemsetD2D32", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h),
+          (d, p, v, w, h))
+EXPORT_AS(cuMemsetD2D32Async_ptsz, "cuMemsetD2D32Async", RT_OWN_VERSION, 1,
+          (CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream st),
+          (d, p, v, w, h, st))
+EXPORT_AS(cuStreamQuery_ptsz, "cuStreamQuery", RT_OWN_VERSION, 1,
+          (CUstream s),
+          (s))
+EXPORT_AS(cuMemcpyBatchAsync_v2_ptsz, "cuMemcpyBatchAsync", 13000, 1,
+          (CUdeviceptr * d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a, size_t *ai, size_t na,
+           CUstream st),
+          (d, s, n, count, a, ai, na, st))
 
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, cuuint64_t flags,
                           CUdriverProcAddressQueryResult *status) {

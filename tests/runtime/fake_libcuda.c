@@ -388,7 +388,8 @@ CUresult cuMemAllocPitch(CUdeviceptr *p, size_t *pitch, size_t w, size_t h, unsi
 CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s) { return f_MemAllocAsync(p, n, s); }
 CUresult cuMemFreeAsync(CUdeviceptr p, CUstream s) { return f_MemFreeAsync(p, s); }
 
-/* a program built for the per-thread default stream links this name */
+/* a program built for the per-thread default stream links these names */
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr d, const void *h, size_t n) { return f_MemcpyHtoD_ptsz(d, h, n); }
 CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                              unsigned bz, unsigned sh, CUstream s, void **args, void **extra) {
   return f_LaunchKernel(f, gx, gy, gz, bx, by, bz, sh, s, args, extra);

@@ -87,6 +87,11 @@ static void copies(CUdeviceptr a, int *calls) {
   CUresult r = Batch12(dsts, srcs, sizes, 2, NULL, NULL, 0, &fail, NULL);
   printf("12.8 batch of exact copies: %d, its own signature: %s\n", r, fail == 0 ? "yes" : "NO");
   printf("calls that reached the driver: %d\n", *calls - n0);
+  /* the per-thread symbol of a copy, taken by name: gsan's, checked */
+  CUresult (*HtoDptds)(CUdeviceptr, const void *, size_t) =
+      (CUresult(*)(CUdeviceptr, const void *, size_t))dlsym(dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD),
+                                                            "cuMemcpyHtoD_v2_ptds");
+  printf("cuMemcpyHtoD_v2_ptds of 4001: %d\n", HtoDptds ? (int)HtoDptds(a, host, 4001) : -1);
 }
 
 /* memory pools: the default pool's allocations are the arena's, an
