@@ -57,6 +57,7 @@ typedef struct slot_meta {
   uint64_t handle;  /* large classes: the allocation's own physical memory */
   uint64_t seq;
   uint8_t state;
+  uint8_t kept; /* rt_arena_keep */
 } slot_meta;
 
 typedef struct granule_meta {
@@ -94,7 +95,7 @@ struct rt_arena {
 
 const char *rt_status_name(rt_status s) {
   static const char *const names[] = {"ok", "out of memory", "invalid value", "not an arena pointer",
-                                      "double free", "invalid free", "VMM error"};
+                                      "double free", "invalid free", "VMM error", "kept"};
   return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
@@ -345,6 +346,7 @@ rt_status rt_arena_alloc(rt_arena *a, uint64_t size, uint64_t *ptr) {
   }
   m->size = size;
   m->state = RT_SLOT_LIVE;
+  m->kept = 0;
   m->seq = atomic_fetch_add(&a->seq, 1) + 1;
   c->live++;
   c->next = s + 1 == c->nslots ? 0 : s + 1;
@@ -374,6 +376,7 @@ static void fill_info(const rt_arena *a, unsigned k, uint64_t s, const slot_meta
   info->size = m ? m->size : 0;
   info->state = m ? m->state : RT_SLOT_NEVER;
   info->seq = m ? m->seq : 0;
+  info->kept = m ? m->kept : 0;
 }
 
 /* the slot holding ptr, its class locked and its state in info; NULL (and
@@ -405,16 +408,22 @@ int rt_arena_range_ok(rt_arena *a, uint64_t ptr, uint64_t len) {
   return off <= i.size && len <= i.size - off;
 }
 
+/* RT_OK when ptr is the base of slot s's live allocation; else what a free
+ * of it would be */
+static rt_status live_base(const rt_arena *a, unsigned k, uint64_t s, const slot_meta *m, uint64_t ptr) {
+  if (!m || m->state == RT_SLOT_NEVER) return RT_INVALID_FREE;
+  if (m->state == RT_SLOT_FREED) return RT_DOUBLE_FREE;
+  return ptr == a->base + ((uint64_t)k << a->p.region_shift) + (s << a->cls[k].shift) ? RT_OK : RT_INVALID_FREE;
+}
+
 rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info) {
   unsigned k;
   uint64_t s;
   slot_meta *m;
   rt_class *c = lock_slot(a, ptr, &k, &s, &m, info);
   if (!c) return RT_NOT_OURS;
-  rt_status st = RT_OK;
-  if (!m || m->state == RT_SLOT_NEVER) st = RT_INVALID_FREE;
-  else if (m->state == RT_SLOT_FREED) st = RT_DOUBLE_FREE;
-  else if (ptr != a->base + ((uint64_t)k << a->p.region_shift) + (s << c->shift)) st = RT_INVALID_FREE;
+  rt_status st = live_base(a, k, s, m, ptr);
+  if (st == RT_OK && m->kept) st = RT_KEPT;
   if (st == RT_OK) {
     /* the table first: from here on every instrumented access reports */
     st = write_entry(a, k, s, 0);
@@ -427,6 +436,18 @@ rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info) {
       atomic_fetch_sub(&a->live_bytes, m->size);
     }
   }
+  pthread_mutex_unlock(&c->lock);
+  return st;
+}
+
+rt_status rt_arena_keep(rt_arena *a, uint64_t ptr) {
+  unsigned k;
+  uint64_t s;
+  slot_meta *m;
+  rt_class *c = lock_slot(a, ptr, &k, &s, &m, NULL);
+  if (!c) return RT_NOT_OURS;
+  rt_status st = live_base(a, k, s, m, ptr);
+  if (st == RT_OK) m->kept = 1;
   pthread_mutex_unlock(&c->lock);
   return st;
 }

@@ -20,7 +20,8 @@ typedef enum rt_status {
   RT_NOT_OURS,        /* a pointer outside the arena */
   RT_DOUBLE_FREE,     /* the slot was freed already */
   RT_INVALID_FREE,    /* interior pointer, or a slot never allocated */
-  RT_VMM_ERROR        /* the VMM failed (rt_arena.last_error holds its code) */
+  RT_VMM_ERROR,       /* the VMM failed (rt_arena.last_error holds its code) */
+  RT_KEPT             /* a kept slot (rt_arena_keep): the free changed nothing */
 } rt_status;
 
 const char *rt_status_name(rt_status s);
@@ -47,6 +48,7 @@ typedef struct rt_alloc_info {
   uint64_t slot;
   int state;            /* enum rt_slot_state */
   uint64_t seq;         /* allocation number, for reports */
+  int kept;             /* rt_arena_keep: live for the process */
 } rt_alloc_info;
 
 typedef struct rt_arena rt_arena;
@@ -57,6 +59,10 @@ void rt_arena_destroy(rt_arena *a);
 rt_status rt_arena_alloc(rt_arena *a, uint64_t size, uint64_t *ptr);
 /* ptr must be an allocation's base; info (may be NULL) describes the slot */
 rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info);
+/* Keeps the live allocation at ptr for the process: later frees return
+ * RT_KEPT and leave it live (a CUDA graph's memory, which the graph uses
+ * again at every launch). The errors of rt_arena_free otherwise. */
+rt_status rt_arena_keep(rt_arena *a, uint64_t ptr);
 /* The slot any arena pointer falls in (also interior and freed ones);
  * RT_NOT_OURS outside the arena. */
 rt_status rt_arena_find(rt_arena *a, uint64_t ptr, rt_alloc_info *info);

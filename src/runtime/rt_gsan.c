@@ -18,7 +18,6 @@
 
 rt_gsan_ctx rt_gsan = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-
 void rt_gsan_say(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -286,7 +285,8 @@ static void note_leak(void *arg, const rt_alloc_info *info) {
   uint32_t a, f;
   rt_depot_lookup(info->base, &a, &f);
   const rt_trace *t = rt_depot_get(a);
-  if (leak_suppressed(a, t) || rt_gsan_graph_owned(info->base)) return;
+  /* kept slots are a graph's memory (rt_hooks_alloc.c), not leaks */
+  if (info->kept || leak_suppressed(a, t)) return;
   if (ll->n < LEAKS_LISTED) {
     if (t) rt_trace_symbolize(t, &st[ll->n], buf[ll->n], sizeof buf[ll->n]);
     ll->l[ll->n] = (rt_leak){info->base, info->size, t ? &st[ll->n] : NULL};
@@ -330,39 +330,22 @@ static void at_exit(void) {
   if (rt_gsan.log.reports) die();
 }
 
-/* gsan's own stream, and the ring's control word zeroed on it: setting up
- * can happen while the program captures a graph (its first allocation or
- * module load inside the capture), where work on the legacy stream would end
- * the capture */
+/* the ring's control word zeroed on gsan's own stream: setting up can
+ * happen while the program captures a graph (its first allocation or module
+ * load inside the capture), where work on the legacy stream would end the
+ * capture */
 static int zero_on_own_stream(CUdeviceptr p, size_t n) {
-  if (!rt_gsan.cu.StreamCreate || rt_gsan.cu.StreamCreate(&rt_gsan.own_stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
-    rt_gsan.own_stream = 0;
   if (!rt_gsan.own_stream || !rt_gsan.vmm_api.MemsetD8Async) return rt_gsan.cu.MemsetD8(p, 0, n);
   CUresult r = rt_gsan.vmm_api.MemsetD8Async(p, 0, n, rt_gsan.own_stream);
   return r != CUDA_SUCCESS ? r : rt_gsan.cu.StreamSynchronize(rt_gsan.own_stream);
 }
 
-static int set_up(void);
-
-int rt_gsan_ensure_ready(void) {
-  if (rt_gsan_is_ready()) return 0;
-  if (rt_gsan.failed) return -1;
-  pthread_mutex_lock(&rt_gsan.lock);
-  if (!rt_gsan.ready && !rt_gsan.failed) {
-    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
-    set_up();
-    if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
-  }
-  pthread_mutex_unlock(&rt_gsan.lock);
-  return rt_gsan_is_ready() ? 0 : -1;
-}
-
-/* under rt_gsan.lock */
-static int set_up(void) {
+/* under rt_gsan.lock; rt_gsan.ready or .failed when it succeeds or gives
+ * up, neither when there is no context yet */
+static void set_up(void) {
   CUdevice dev;
   int major = 0, minor = 0;
-  if (rt_gsan.cu.CtxGetDevice(&dev) != CUDA_SUCCESS) return -1; /* no context yet: try later */
+  if (rt_gsan.cu.CtxGetDevice(&dev) != CUDA_SUCCESS) return; /* no context yet: try later */
   rt_gsan.cu.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
   rt_gsan.cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
   rt_gsan.arch = major * 10 + minor;
@@ -373,8 +356,11 @@ static int set_up(void) {
   if (st != RT_OK) {
     rt_gsan_say("cannot set up the arena (%s); device memory is not checked", rt_status_name(st));
     rt_gsan.failed = 1;
-    return -1;
+    return;
   }
+  /* gsan's own non-blocking stream: its copies and the slot-table writes */
+  if (!rt_gsan.cu.StreamCreate || rt_gsan.cu.StreamCreate(&rt_gsan.own_stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
+    rt_gsan.own_stream = 0;
   /* the ring in plain host memory registered with the driver: it outlives
    * the context, so the last records can be read at exit */
   uint32_t cap = (uint32_t)rt_gsan.flags.ring_capacity;
@@ -388,7 +374,7 @@ static int set_up(void) {
       rt_gsan.cu.MemAlloc(&rt_gsan.ring_ctl, 8) != CUDA_SUCCESS || zero_on_own_stream(rt_gsan.ring_ctl, 8)) {
     rt_gsan_say("cannot set up the report ring; device errors are not reported");
     rt_gsan.failed = 1;
-    return -1;
+    return;
   }
   rt_ring_init(&rt_gsan.ring, mem, cap);
   /* slot-table entries written on gsan's stream; launches wait for them */
@@ -402,7 +388,20 @@ static int set_up(void) {
   pthread_atfork(NULL, NULL, after_fork_in_child);
   pthread_create(&rt_gsan.monitor, NULL, monitor, NULL);
   if (rt_gsan.flags.verbosity) rt_gsan_say("arena and ring ready for sm_%d", rt_gsan.arch);
-  return 0;
+}
+
+int rt_gsan_ensure_ready(void) {
+  if (rt_gsan_is_ready()) return 0;
+  if (rt_gsan.failed) return -1;
+  pthread_mutex_lock(&rt_gsan.lock);
+  if (!rt_gsan.ready && !rt_gsan.failed) {
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+    set_up();
+    if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+  }
+  pthread_mutex_unlock(&rt_gsan.lock);
+  return rt_gsan_is_ready() ? 0 : -1;
 }
 
 int rt_gsan_on_arena_device(void) {

@@ -83,9 +83,7 @@ static inline int rt_gsan_is_ready(void) { return __atomic_load_n(&rt_gsan.ready
 /* 1 when gsan is set up and the current context is on the arena's device:
  * allocations and modules on other devices are the driver's, unchecked */
 int rt_gsan_on_arena_device(void);
-/* 1 when the slot at base belongs to a graph (made or freed while one was
- * built: rt_hooks_alloc.c): not a leak */
-int rt_gsan_graph_owned(uint64_t base);
+
 /* Prints the device records written so far; final after a fault or at exit
  * (takes records whose writer died mid-write). In halt mode a device report
  * ends the process with exitcode. */

@@ -9,7 +9,6 @@
 #include "rt_depot.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* the driver's own allocation calls, there for what gsan hands back; the
@@ -72,6 +71,9 @@ static CUresult arena_free(CUdeviceptr ptr, const char *api) {
     rt_depot_note_free(ptr, rt_gsan_stack_here());
     return CUDA_SUCCESS;
   }
+  /* a graph's allocation freed by the program between launches (as CUDA's
+   * guide shows): the graph's next launch uses it again, so it stays */
+  if (st == RT_KEPT) return CUDA_SUCCESS;
   /* after a kernel fault the context refuses every call, the slot table's
    * update too: that is the driver's error to return, not the caller's bug */
   if (st == RT_VMM_ERROR) return (CUresult)rt_arena_last_error(rt_gsan.arena);
@@ -95,9 +97,6 @@ static CUresult foreign_free(CUresult r, CUdeviceptr ptr, const char *api) {
 
 static CUresult w_MemFree(CUdeviceptr ptr) {
   if (!ours(ptr)) return foreign_free(rt_gsan.cu.MemFree(ptr), ptr, "cuMemFree");
-  /* a graph's allocation freed by the program between launches (as CUDA's
-   * guide shows): the graph's next launch uses it again, so it stays */
-  if (rt_gsan_graph_owned(ptr)) return rt_gsan.cu.CtxSynchronize();
   /* cudaFree waits for the device; so does this, before memory goes away.
    * After a kernel fault the context refuses every call, frees too: that is
    * the driver's error to return, not the caller's bug */
@@ -163,50 +162,11 @@ static int arena_pool(CUmemoryPool pool) {
  * process: the graph runs later, any number of times, with the same
  * pointers. Its alloc and free nodes become empty nodes. So the graph's
  * kernels get exact bounds; a use after the graph's own free goes unseen.
- * These slots, and slots a graph frees, are no leak. */
-static struct {
-  pthread_mutex_t lock;
-  uint64_t *slot; /* open addressing, 0 = empty; cap a power of two */
-  size_t n, cap;
-} graph_owned = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-static size_t owned_at(uint64_t base, size_t cap) {
-  size_t i = (size_t)((base >> 8) * 0x9e3779b97f4a7c15ull) & (cap - 1);
-  while (graph_owned.slot[i] && graph_owned.slot[i] != base) i = (i + 1) & (cap - 1);
-  return i;
-}
-
+ * These slots, and slots a graph frees, are kept (rt_arena_keep): a free
+ * outside the graph leaves them live, and they are no leak. */
 static CUresult owned_by_graph(CUdeviceptr ptr) {
-  pthread_mutex_lock(&graph_owned.lock);
-  if (2 * (graph_owned.n + 1) > graph_owned.cap) {
-    size_t cap = graph_owned.cap ? graph_owned.cap * 2 : 64;
-    uint64_t *old = graph_owned.slot, *grown = calloc(cap, sizeof *grown);
-    size_t oldcap = graph_owned.cap;
-    if (grown) {
-      graph_owned.slot = grown;
-      graph_owned.cap = cap;
-      for (size_t i = 0; i < oldcap; i++)
-        if (old[i]) graph_owned.slot[owned_at(old[i], cap)] = old[i];
-      free(old);
-    }
-  }
-  if (2 * (graph_owned.n + 1) <= graph_owned.cap) {
-    size_t i = owned_at(ptr, graph_owned.cap);
-    if (!graph_owned.slot[i]) {
-      graph_owned.slot[i] = ptr;
-      __atomic_add_fetch(&graph_owned.n, 1, __ATOMIC_RELEASE);
-    }
-  }
-  pthread_mutex_unlock(&graph_owned.lock);
+  rt_arena_keep(rt_gsan.arena, ptr); /* a pointer that is no live slot: the driver's to judge at launch */
   return CUDA_SUCCESS;
-}
-
-int rt_gsan_graph_owned(uint64_t base) {
-  if (!__atomic_load_n(&graph_owned.n, __ATOMIC_ACQUIRE)) return 0; /* no graphs: no cost */
-  pthread_mutex_lock(&graph_owned.lock);
-  int found = graph_owned.slot[owned_at(base, graph_owned.cap)] == base;
-  pthread_mutex_unlock(&graph_owned.lock);
-  return found;
 }
 
 /* a slot for a graph being built */
@@ -270,7 +230,6 @@ static CUresult w_GraphAddMemFreeNode(CUgraphNode *node, CUgraph g, const CUgrap
     if (!ours(ptr)) return foreign_free(real.FreeAsync[V](ptr, s), ptr, "cuMemFreeAsync");               \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
     if (rt_gsan_capturing(str)) return owned_by_graph(ptr);                                              \
-    if (rt_gsan_graph_owned(ptr)) return rt_gsan.cu.StreamSynchronize(str);                              \
     CUresult r = rt_gsan.cu.StreamSynchronize(str);                                                      \
     if (r != CUDA_SUCCESS) return r;                                                                     \
     return arena_free(ptr, "cuMemFreeAsync");                                                            \

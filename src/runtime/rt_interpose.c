@@ -109,200 +109,75 @@ static void *export_target(const char *name, int version, int per_thread) {
 /* cuda.h maps most names to their _v2 symbols (what -lcuda links); the
  * signatures are those of CUDA 12 unless a symbol says otherwise */
 #define EXPORT(name, params, args) EXPORT_AS(name, #name, RT_OWN_VERSION, 0, params, args)
-/* a program built for the per-thread default stream (nvcc --default-stream
- * per-thread) links these: the launches among them must be ordered after
- * gsan's table writes */
-#define EXPORT_PTSZ(name, params, args) EXPORT_AS(name##_ptsz, #name, RT_OWN_VERSION, 1, params, args)
-/* cuda.h maps these names to their _v2 symbols, which is what -lcuda links */
+/* the names a program linked with -lcuda calls; cuda.h maps most to their
+ * _v2 symbols, which is what -lcuda links. Calls with a stream (or the
+ * default one) also have a per-thread-default-stream symbol (_ptds, _ptsz:
+ * nvcc --default-stream per-thread), from the table below; names come as
+ * strings since the symbols are cuda.h macros */
 EXPORT(cuMemAlloc, (CUdeviceptr * p, size_t n), (p, n))
 EXPORT(cuMemFree, (CUdeviceptr p), (p))
 EXPORT(cuMemAllocPitch, (CUdeviceptr * p, size_t *pitch, size_t w, size_t h, unsigned e), (p, pitch, w, h, e))
-EXPORT(cuMemAllocAsync, (CUdeviceptr * p, size_t n, CUstream s), (p, n, s))
-EXPORT(cuMemFreeAsync, (CUdeviceptr p, CUstream s), (p, s))
-EXPORT(cuMemcpy, (CUdeviceptr d, CUdeviceptr s, size_t n), (d, s, n))
-EXPORT(cuMemcpyAsync, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st), (d, s, n, st))
-EXPORT(cuMemcpyHtoD, (CUdeviceptr d, const void *h, size_t n), (d, h, n))
-EXPORT(cuMemcpyHtoDAsync, (CUdeviceptr d, const void *h, size_t n, CUstream st), (d, h, n, st))
-EXPORT(cuMemcpyDtoH, (void *h, CUdeviceptr s, size_t n), (h, s, n))
-EXPORT(cuMemcpyDtoHAsync, (void *h, CUdeviceptr s, size_t n, CUstream st), (h, s, n, st))
-EXPORT(cuMemcpyDtoD, (CUdeviceptr d, CUdeviceptr s, size_t n), (d, s, n))
-EXPORT(cuMemcpyDtoDAsync, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st), (d, s, n, st))
-EXPORT(cuMemsetD8, (CUdeviceptr d, unsigned char v, size_t n), (d, v, n))
-EXPORT(cuMemsetD8Async, (CUdeviceptr d, unsigned char v, size_t n, CUstream st), (d, v, n, st))
-EXPORT(cuMemsetD16, (CUdeviceptr d, unsigned short v, size_t n), (d, v, n))
-EXPORT(cuMemsetD32, (CUdeviceptr d, unsigned int v, size_t n), (d, v, n))
 EXPORT(cuModuleLoadData, (CUmodule * m, const void *image), (m, image))
 EXPORT(cuModuleLoadDataEx, (CUmodule * m, const void *image, unsigned n, CUjit_option *o, void **v), (m, image, n, o, v))
-EXPORT(cuLibraryLoadData,
-       (CUlibrary * l, const void *c, CUjit_option *jo, void **jv, unsigned nj, CUlibraryOption *lo, void **lv,
-        unsigned nl),
-       (l, c, jo, jv, nj, lo, lv, nl))
-EXPORT(cuMemAllocFromPoolAsync, (CUdeviceptr * p, size_t n, CUmemoryPool pool, CUstream s), (p, n, pool, s))
+EXPORT(cuLibraryLoadData, (CUlibrary * l, const void *c, CUjit_option *jo, void **jv, unsigned nj, CUlibraryOption *lo, void **lv, unsigned nl), (l, c, jo, jv, nj, lo, lv, nl))
 EXPORT(cuMemPoolCreate, (CUmemoryPool * pool, const CUmemPoolProps *props), (pool, props))
 EXPORT(cuMemPoolDestroy, (CUmemoryPool pool), (pool))
-EXPORT(cuGraphAddMemAllocNode,
-       (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUDA_MEM_ALLOC_NODE_PARAMS *p), (n, g, d, nd, p))
-EXPORT(cuGraphAddMemFreeNode, (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUdeviceptr p),
-       (n, g, d, nd, p))
-EXPORT(cuMemcpyPeer, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n), (d, dc, s, sc, n))
-EXPORT(cuMemcpyPeerAsync, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st),
-       (d, dc, s, sc, n, st))
-EXPORT(cuMemcpy2D, (const CUDA_MEMCPY2D *c), (c))
-EXPORT(cuMemcpy2DUnaligned, (const CUDA_MEMCPY2D *c), (c))
-EXPORT(cuMemcpy2DAsync, (const CUDA_MEMCPY2D *c, CUstream st), (c, st))
-EXPORT(cuMemcpy3D, (const CUDA_MEMCPY3D *c), (c))
-EXPORT(cuMemcpy3DAsync, (const CUDA_MEMCPY3D *c, CUstream st), (c, st))
-EXPORT(cuMemcpy3DPeer, (const CUDA_MEMCPY3D_PEER *c), (c))
-EXPORT(cuMemcpy3DPeerAsync, (const CUDA_MEMCPY3D_PEER *c, CUstream st), (c, st))
+EXPORT(cuGraphAddMemAllocNode, (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUDA_MEM_ALLOC_NODE_PARAMS *p), (n, g, d, nd, p))
+EXPORT(cuGraphAddMemFreeNode, (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUdeviceptr p), (n, g, d, nd, p))
+EXPORT(cuCtxSynchronize, (void), ())
+EXPORT(cuEventSynchronize, (CUevent e), (e))
 EXPORT_AS(cuMemcpyBatchAsync, "cuMemcpyBatchAsync", 13000, 0,
           (CUdeviceptr * d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a, size_t *ai, size_t na,
            CUstream st),
           (d, s, n, count, a, ai, na, st))
-EXPORT(cuMemsetD16Async, (CUdeviceptr d, unsigned short v, size_t n, CUstream st), (d, v, n, st))
-EXPORT(cuMemsetD32Async, (CUdeviceptr d, unsigned int v, size_t n, CUstream st), (d, v, n, st))
-EXPORT(cuMemsetD2D8, (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h), (d, p, v, w, h))
-EXPORT(cuMemsetD2D8Async, (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream st),
-       (d, p, v, w, h, st))
-EXPORT(cuMemsetD2D16, (CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h), (d, p, v, w, h))
-EXPORT(cuMemsetD2D16Async, (CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream st),
-       (d, p, v, w, h, st))
-EXPORT(cuMemsetD2D32, (CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h), (d, p, v, w, h))
-EXPORT(cuMemsetD2D32Async, (CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream st),
-       (d, p, v, w, h, st))
-EXPORT(cuCtxSynchronize, (void), ())
-EXPORT(cuStreamSynchronize, (CUstream s), (s))
-EXPORT(cuStreamQuery, (CUstream s), (s))
-EXPORT(cuEventSynchronize, (CUevent e), (e))
-/* the launches, each exported twice: the legacy and the per-thread symbol */
-#define LAUNCH_KERNEL                                                                                              \
-  (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh,       \
-   CUstream s, void **args, void **extra),                                                                        \
-      (f, gx, gy, gz, bx, by, bz, sh, s, args, extra)
-#define LAUNCH_KERNEL_EX (const CUlaunchConfig *c, CUfunction f, void **args, void **extra), (c, f, args, extra)
-#define LAUNCH_COOPERATIVE                                                                                         \
-  (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh,       \
-   CUstream s, void **args),                                                                                      \
-      (f, gx, gy, gz, bx, by, bz, sh, s, args)
-#define GRAPH_LAUNCH (CUgraphExec g, CUstream s), (g, s)
-#define EXPORT2(name, sig) EXPORT(name, sig)
-#define EXPORT2_PTSZ(name, sig) EXPORT_PTSZ(name, sig)
-EXPORT2(cuLaunchKernel, LAUNCH_KERNEL)
-EXPORT2(cuLaunchKernelEx, LAUNCH_KERNEL_EX)
-EXPORT2(cuLaunchCooperativeKernel, LAUNCH_COOPERATIVE)
-EXPORT2(cuGraphLaunch, GRAPH_LAUNCH)
-#undef cuLaunchKernel
-#undef cuLaunchKernelEx
-#undef cuLaunchCooperativeKernel
-#undef cuGraphLaunch
-#undef cuMemAllocAsync
-#undef cuMemFreeAsync
-#undef cuStreamSynchronize
-EXPORT2_PTSZ(cuLaunchKernel, LAUNCH_KERNEL)
-EXPORT2_PTSZ(cuLaunchKernelEx, LAUNCH_KERNEL_EX)
-EXPORT2_PTSZ(cuLaunchCooperativeKernel, LAUNCH_COOPERATIVE)
-EXPORT2_PTSZ(cuGraphLaunch, GRAPH_LAUNCH)
-EXPORT_PTSZ(cuMemAllocAsync, (CUdeviceptr * p, size_t n, CUstream s), (p, n, s))
-EXPORT_PTSZ(cuMemFreeAsync, (CUdeviceptr p, CUstream s), (p, s))
-EXPORT_PTSZ(cuStreamSynchronize, (CUstream s), (s))
-/* the per-thread-default-stream symbols of copies, sets, pool allocation
- * and stream queries (generated from cuda.h's __CUDA_API_PTDS/PTSZ names) */
-EXPORT_AS(cuMemcpy_ptds, "cuMemcpy", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, CUdeviceptr s, size_t n),
-          (d, s, n))
-EXPORT_AS(cuMemcpyAsync_ptsz, "cuMemcpyAsync", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st),
-          (d, s, n, st))
-EXPORT_AS(cuMemcpyHtoD_v2_ptds, "cuMemcpyHtoD", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, const void *h, size_t n),
-          (d, h, n))
-EXPORT_AS(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, const void *h, size_t n, CUstream st),
-          (d, h, n, st))
-EXPORT_AS(cuMemcpyDtoH_v2_ptds, "cuMemcpyDtoH", RT_OWN_VERSION, 1,
-          (void *h, CUdeviceptr s, size_t n),
-          (h, s, n))
-EXPORT_AS(cuMemcpyDtoHAsync_v2_ptsz, "cuMemcpyDtoHAsync", RT_OWN_VERSION, 1,
-          (void *h, CUdeviceptr s, size_t n, CUstream st),
-          (h, s, n, st))
-EXPORT_AS(cuMemcpyDtoD_v2_ptds, "cuMemcpyDtoD", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, CUdeviceptr s, size_t n),
-          (d, s, n))
-EXPORT_AS(cuMemcpyDtoDAsync_v2_ptsz, "cuMemcpyDtoDAsync", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st),
-          (d, s, n, st))
-EXPORT_AS(cuMemsetD8_v2_ptds, "cuMemsetD8", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, unsigned char v, size_t n),
-          (d, v, n))
-EXPORT_AS(cuMemsetD8Async_ptsz, "cuMemsetD8Async", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, unsigned char v, size_t n, CUstream st),
-          (d, v, n, st))
-EXPORT_AS(cuMemsetD16_v2_ptds, "cuMemsetD16", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, unsigned short v, size_t n),
-          (d, v, n))
-EXPORT_AS(cuMemsetD32_v2_ptds, "cuMemsetD32", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, unsigned int v, size_t n),
-          (d, v, n))
-EXPORT_AS(cuMemAllocFromPoolAsync_ptsz, "cuMemAllocFromPoolAsync", RT_OWN_VERSION, 1,
-          (CUdeviceptr * p, size_t n, CUmemoryPool pool, CUstream s),
-          (p, n, pool, s))
-EXPORT_AS(cuMemcpyPeer_ptds, "cuMemcpyPeer", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n),
-          (d, dc, s, sc, n))
-EXPORT_AS(cuMemcpyPeerAsync_ptsz, "cuMemcpyPeerAsync", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st),
-          (d, dc, s, sc, n, st))
-EXPORT_AS(cuMemcpy2D_v2_ptds, "cuMemcpy2D", RT_OWN_VERSION, 1,
-          (const CUDA_MEMCPY2D *c),
-          (c))
-EXPORT_AS(cuMemcpy2DUnaligned_v2_ptds, "cuMemcpy2DUnaligned", RT_OWN_VERSION, 1,
-          (const CUDA_MEMCPY2D *c),
-          (c))
-EXPORT_AS(cuMemcpy2DAsync_v2_ptsz, "cuMemcpy2DAsync", RT_OWN_VERSION, 1,
-          (const CUDA_MEMCPY2D *c, CUstream st),
-          (c, st))
-EXPORT_AS(cuMemcpy3D_v2_ptds, "cuMemcpy3D", RT_OWN_VERSION, 1,
-          (const CUDA_MEMCPY3D *c),
-          (c))
-EXPORT_AS(cuMemcpy3DAsync_v2_ptsz, "cuMemcpy3DAsync", RT_OWN_VERSION, 1,
-          (const CUDA_MEMCPY3D *c, CUstream st),
-          (c, st))
-EXPORT_AS(cuMemcpy3DPeer_ptds, "cuMemcpy3DPeer", RT_OWN_VERSION, 1,
-          (const CUDA_MEMCPY3D_PEER *c),
-          (c))
-EXPORT_AS(cuMemcpy3DPeerAsync_ptsz, "cuMemcpy3DPeerAsync", RT_OWN_VERSION, 1,
-          (const CUDA_MEMCPY3D_PEER *c, CUstream st),
-          (c, st))
-EXPORT_AS(cuMemsetD16Async_ptsz, "cuMemsetD16Async", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, unsigned short v, size_t n, CUstream st),
-          (d, v, n, st))
-EXPORT_AS(cuMemsetD32Async_ptsz, "cuMemsetD32Async", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, unsigned int v, size_t n, CUstream st),
-          (d, v, n, st))
-EXPORT_AS(cuMemsetD2D8_v2_ptds, "cuMemsetD2D8", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h),
-          (d, p, v, w, h))
-EXPORT_AS(cuMemsetD2D8Async_ptsz, "cuMemsetD2D8Async", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream st),
-          (d, p, v, w, h, st))
-EXPORT_AS(cuMemsetD2D16_v2_ptds, "cuMemsetD2D16", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h),
-          (d, p, v, w, h))
-EXPORT_AS(cuMemsetD2D16Async_ptsz, "cuMemsetD2D16Async", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream st),
-          (d, p, v, w, h, st))
-EXPORT_AS(cuMemsetD2D32_v2_ptds, "cuMemsetD2D32", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h),
-          (d, p, v, w, h))
-EXPORT_AS(cuMemsetD2D32Async_ptsz, "cuMemsetD2D32Async", RT_OWN_VERSION, 1,
-          (CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream st),
-          (d, p, v, w, h, st))
-EXPORT_AS(cuStreamQuery_ptsz, "cuStreamQuery", RT_OWN_VERSION, 1,
-          (CUstream s),
-          (s))
 EXPORT_AS(cuMemcpyBatchAsync_v2_ptsz, "cuMemcpyBatchAsync", 13000, 1,
           (CUdeviceptr * d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a, size_t *ai, size_t na,
            CUstream st),
           (d, s, n, count, a, ai, na, st))
+/* X(name, legacy symbol, per-thread symbol, parameters, arguments) */
+#define STREAM_EXPORTS(X) \
+  X("cuMemAllocAsync", cuMemAllocAsync, cuMemAllocAsync_ptsz, (CUdeviceptr * p, size_t n, CUstream s), (p, n, s)) \
+  X("cuMemFreeAsync", cuMemFreeAsync, cuMemFreeAsync_ptsz, (CUdeviceptr p, CUstream s), (p, s)) \
+  X("cuMemcpy", cuMemcpy, cuMemcpy_ptds, (CUdeviceptr d, CUdeviceptr s, size_t n), (d, s, n)) \
+  X("cuMemcpyAsync", cuMemcpyAsync, cuMemcpyAsync_ptsz, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st), (d, s, n, st)) \
+  X("cuMemcpyHtoD", cuMemcpyHtoD, cuMemcpyHtoD_v2_ptds, (CUdeviceptr d, const void *h, size_t n), (d, h, n)) \
+  X("cuMemcpyHtoDAsync", cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2_ptsz, (CUdeviceptr d, const void *h, size_t n, CUstream st), (d, h, n, st)) \
+  X("cuMemcpyDtoH", cuMemcpyDtoH, cuMemcpyDtoH_v2_ptds, (void *h, CUdeviceptr s, size_t n), (h, s, n)) \
+  X("cuMemcpyDtoHAsync", cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2_ptsz, (void *h, CUdeviceptr s, size_t n, CUstream st), (h, s, n, st)) \
+  X("cuMemcpyDtoD", cuMemcpyDtoD, cuMemcpyDtoD_v2_ptds, (CUdeviceptr d, CUdeviceptr s, size_t n), (d, s, n)) \
+  X("cuMemcpyDtoDAsync", cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2_ptsz, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st), (d, s, n, st)) \
+  X("cuMemsetD8", cuMemsetD8, cuMemsetD8_v2_ptds, (CUdeviceptr d, unsigned char v, size_t n), (d, v, n)) \
+  X("cuMemsetD8Async", cuMemsetD8Async, cuMemsetD8Async_ptsz, (CUdeviceptr d, unsigned char v, size_t n, CUstream st), (d, v, n, st)) \
+  X("cuMemsetD16", cuMemsetD16, cuMemsetD16_v2_ptds, (CUdeviceptr d, unsigned short v, size_t n), (d, v, n)) \
+  X("cuMemsetD32", cuMemsetD32, cuMemsetD32_v2_ptds, (CUdeviceptr d, unsigned int v, size_t n), (d, v, n)) \
+  X("cuMemAllocFromPoolAsync", cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync_ptsz, (CUdeviceptr * p, size_t n, CUmemoryPool pool, CUstream s), (p, n, pool, s)) \
+  X("cuMemcpyPeer", cuMemcpyPeer, cuMemcpyPeer_ptds, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n), (d, dc, s, sc, n)) \
+  X("cuMemcpyPeerAsync", cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz, (CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st), (d, dc, s, sc, n, st)) \
+  X("cuMemcpy2D", cuMemcpy2D, cuMemcpy2D_v2_ptds, (const CUDA_MEMCPY2D *c), (c)) \
+  X("cuMemcpy2DUnaligned", cuMemcpy2DUnaligned, cuMemcpy2DUnaligned_v2_ptds, (const CUDA_MEMCPY2D *c), (c)) \
+  X("cuMemcpy2DAsync", cuMemcpy2DAsync, cuMemcpy2DAsync_v2_ptsz, (const CUDA_MEMCPY2D *c, CUstream st), (c, st)) \
+  X("cuMemcpy3D", cuMemcpy3D, cuMemcpy3D_v2_ptds, (const CUDA_MEMCPY3D *c), (c)) \
+  X("cuMemcpy3DAsync", cuMemcpy3DAsync, cuMemcpy3DAsync_v2_ptsz, (const CUDA_MEMCPY3D *c, CUstream st), (c, st)) \
+  X("cuMemcpy3DPeer", cuMemcpy3DPeer, cuMemcpy3DPeer_ptds, (const CUDA_MEMCPY3D_PEER *c), (c)) \
+  X("cuMemcpy3DPeerAsync", cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync_ptsz, (const CUDA_MEMCPY3D_PEER *c, CUstream st), (c, st)) \
+  X("cuMemsetD16Async", cuMemsetD16Async, cuMemsetD16Async_ptsz, (CUdeviceptr d, unsigned short v, size_t n, CUstream st), (d, v, n, st)) \
+  X("cuMemsetD32Async", cuMemsetD32Async, cuMemsetD32Async_ptsz, (CUdeviceptr d, unsigned int v, size_t n, CUstream st), (d, v, n, st)) \
+  X("cuMemsetD2D8", cuMemsetD2D8, cuMemsetD2D8_v2_ptds, (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h), (d, p, v, w, h)) \
+  X("cuMemsetD2D8Async", cuMemsetD2D8Async, cuMemsetD2D8Async_ptsz, (CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream st), (d, p, v, w, h, st)) \
+  X("cuMemsetD2D16", cuMemsetD2D16, cuMemsetD2D16_v2_ptds, (CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h), (d, p, v, w, h)) \
+  X("cuMemsetD2D16Async", cuMemsetD2D16Async, cuMemsetD2D16Async_ptsz, (CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream st), (d, p, v, w, h, st)) \
+  X("cuMemsetD2D32", cuMemsetD2D32, cuMemsetD2D32_v2_ptds, (CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h), (d, p, v, w, h)) \
+  X("cuMemsetD2D32Async", cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz, (CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream st), (d, p, v, w, h, st)) \
+  X("cuStreamSynchronize", cuStreamSynchronize, cuStreamSynchronize_ptsz, (CUstream s), (s)) \
+  X("cuStreamQuery", cuStreamQuery, cuStreamQuery_ptsz, (CUstream s), (s)) \
+  X("cuLaunchKernel", cuLaunchKernel, cuLaunchKernel_ptsz, (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh, CUstream s, void **args, void **extra), (f, gx, gy, gz, bx, by, bz, sh, s, args, extra)) \
+  X("cuLaunchKernelEx", cuLaunchKernelEx, cuLaunchKernelEx_ptsz, (const CUlaunchConfig *c, CUfunction f, void **args, void **extra), (c, f, args, extra)) \
+  X("cuLaunchCooperativeKernel", cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz, (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh, CUstream s, void **args), (f, gx, gy, gz, bx, by, bz, sh, s, args)) \
+  X("cuGraphLaunch", cuGraphLaunch, cuGraphLaunch_ptsz, (CUgraphExec g, CUstream s), (g, s))
+#define LEGACY_EXPORT(name, sym, pt, params, args) EXPORT_AS(sym, name, RT_OWN_VERSION, 0, params, args)
+#define PER_THREAD_EXPORT(name, sym, pt, params, args) EXPORT_AS(pt, name, RT_OWN_VERSION, 1, params, args)
+STREAM_EXPORTS(LEGACY_EXPORT)
+STREAM_EXPORTS(PER_THREAD_EXPORT)
 
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, cuuint64_t flags,
                           CUdriverProcAddressQueryResult *status) {

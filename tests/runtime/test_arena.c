@@ -209,6 +209,12 @@ static void test_out_of_memory(void) {
   CHECK(rt_arena_alloc(e.a, MiB - 256, &a3) == RT_OUT_OF_MEMORY, "the class is full");
   rt_arena_free(e.a, a1, NULL);
   CHECK(rt_arena_alloc(e.a, MiB - 256, &a3) == RT_OK && a3 == a1, "after a wrap the freed slot is reused");
+  /* a kept slot (a CUDA graph's memory) stays live through frees */
+  uint64_t kp;
+  rt_alloc_info ki;
+  CHECK(rt_arena_alloc(e.a, 100, &kp) == RT_OK && rt_arena_keep(e.a, kp) == RT_OK, "keep a live slot");
+  CHECK(rt_arena_free(e.a, kp, &ki) == RT_KEPT && ki.kept && ki.state == RT_SLOT_LIVE, "a kept slot's free changes nothing");
+  CHECK(rt_arena_keep(e.a, kp + 8) == RT_INVALID_FREE, "only an allocation's base is kept");
   /* a power of two takes the next class: its end pointer stays in its slot */
   rt_alloc_info in, end;
   CHECK(rt_arena_alloc(e.a, 4096, &a2) == RT_OK, "4096 bytes");
