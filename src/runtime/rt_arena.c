@@ -100,9 +100,11 @@ const char *rt_status_name(rt_status s) {
 }
 
 rt_arena_params rt_arena_default_params(int device) {
-  rt_arena_params p = {0x100000000000ull, 39, 8, 32, device, 0};
+  rt_arena_params p = {0x100000000000ull * (uint64_t)(device + 1), 39, 8, 32, device, 0};
   return p;
 }
+
+int rt_arena_holds(const rt_arena *a, uint64_t ptr) { return a && ptr - a->base < a->size; }
 
 static uint64_t seed_from_os(void) {
   uint64_t s;

@@ -35,7 +35,8 @@ typedef struct rt_arena_params {
   uint64_t seed;        /* start slots; 0 = from the OS */
 } rt_arena_params;
 
-/* 16 TiB at 0x100000000000: 32 classes from 256 B to 512 GiB */
+/* 16 TiB at (device + 1) * 0x100000000000: 32 classes from 256 B to
+ * 512 GiB; each device's arena at its own addresses */
 rt_arena_params rt_arena_default_params(int device);
 
 enum rt_slot_state { RT_SLOT_NEVER = 0, RT_SLOT_LIVE = 1, RT_SLOT_FREED = 2 };
@@ -66,6 +67,8 @@ rt_status rt_arena_keep(rt_arena *a, uint64_t ptr);
 /* The slot any arena pointer falls in (also interior and freed ones);
  * RT_NOT_OURS outside the arena. */
 rt_status rt_arena_find(rt_arena *a, uint64_t ptr, rt_alloc_info *info);
+/* 1 if ptr falls in the arena's reservation (no lock: fixed once created) */
+int rt_arena_holds(const rt_arena *a, uint64_t ptr);
 /* 1 if [ptr, ptr+len) lies inside one live allocation */
 int rt_arena_range_ok(rt_arena *a, uint64_t ptr, uint64_t len);
 

@@ -1,6 +1,6 @@
 /* libgsan's one context and its life: set up lazily (the driver table when
- * the program first asks for cuGetProcAddress; the arena and the ring at the
- * first allocation or module load, when a context exists), the monitor
+ * the program first asks for cuGetProcAddress; a device's arena and ring at
+ * the first allocation or module load in a context on it), the monitor
  * thread that turns device records into reports, and the last words at
  * exit. Nothing here aborts the program: if gsan cannot set itself up it says
  * so once and the program runs on the driver's own allocator. The hooks are
@@ -63,16 +63,42 @@ int rt_gsan_suppressed(const char *kind, const char *const *names, int n, const 
   return rt_suppress_match(&rt_gsan.suppress, kind, all, k) != NULL;
 }
 
+/* A kernel may be handed any device's pointers (peer access), so a launch
+ * waits for the table writes of every device that has some in flight; with
+ * one device in use that is the one. */
 int rt_gsan_order_launch(CUstream s) {
-  if (!rt_gsan_is_ready() || !rt_vmm_cuda_pending(&rt_gsan.vmm)) return 0;
-  if (!rt_gsan_capturing(s)) return rt_vmm_cuda_order(&rt_gsan.vmm, s, 0);
-  /* a captured stream cannot wait on work outside the capture: this thread
-   * waits, in relaxed mode so that the wait does not end the capture */
-  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-  rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
-  int r = rt_vmm_cuda_order(&rt_gsan.vmm, s, 1);
-  rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+  if (!rt_gsan_is_ready()) return 0;
+  int r = 0, capturing = -1;
+  for (int i = 0; i < RT_MAX_DEVICES && !r; i++) {
+    rt_dev *d = &rt_gsan.dev[i];
+    if (!__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE) || !rt_vmm_cuda_pending(&d->vmm)) continue;
+    if (capturing < 0) capturing = rt_gsan_capturing(s);
+    if (!capturing) {
+      r = rt_vmm_cuda_order(&d->vmm, s, 0);
+      continue;
+    }
+    /* a captured stream cannot wait on work outside the capture: this
+     * thread waits, in relaxed mode so that the wait does not end it */
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+    r = rt_vmm_cuda_order(&d->vmm, s, 1);
+    rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+  }
   return r;
+}
+
+rt_dev *rt_gsan_dev_of(uint64_t ptr) {
+  if (!rt_gsan_is_ready()) return NULL;
+  for (int i = 0; i < RT_MAX_DEVICES; i++) {
+    rt_dev *d = &rt_gsan.dev[i];
+    if (__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE) && rt_arena_holds(d->arena, ptr)) return d;
+  }
+  return NULL;
+}
+
+rt_status rt_gsan_find(uint64_t ptr, rt_alloc_info *info) {
+  rt_dev *d = rt_gsan_dev_of(ptr);
+  return d ? rt_arena_find(d->arena, ptr, info) : RT_NOT_OURS;
 }
 
 int rt_gsan_capturing(CUstream s) {
@@ -199,7 +225,7 @@ static void sink(void *arg, const gsan_record *rec) {
   if (s.root == GSAN_ROOT_VARIABLE) {
     reg.name = s.root_name;
     reg.space = s.root_space;
-  } else if (rt_gsan.arena && rt_arena_find(rt_gsan.arena, rec->base, &info) == RT_OK) {
+  } else if (rt_gsan_find(rec->base, &info) == RT_OK) {
     state = info.state;
     reg.base = info.base;
     reg.size = info.size;
@@ -223,9 +249,10 @@ static void sink(void *arg, const gsan_record *rec) {
 }
 
 void rt_gsan_drain(int final) {
-  if (!rt_gsan.ring.mem) return;
+  if (!rt_gsan_is_ready()) return;
   pthread_mutex_lock(&rt_gsan.lock);
-  rt_ring_drain(&rt_gsan.ring, final, sink, NULL);
+  for (int i = 0; i < RT_MAX_DEVICES; i++)
+    if (rt_gsan.dev[i].ready) rt_ring_drain(&rt_gsan.dev[i].ring, final, sink, NULL);
   pthread_mutex_unlock(&rt_gsan.lock);
 }
 
@@ -318,7 +345,8 @@ static void at_exit(void) {
    * program stopped by one rarely gets to free its memory) */
   if (rt_gsan.flags.leak_check && !rt_gsan.log.reports) {
     static leak_list ll;
-    rt_arena_foreach_live(rt_gsan.arena, note_leak, &ll);
+    for (int i = 0; i < RT_MAX_DEVICES; i++)
+      if (rt_gsan.dev[i].ready) rt_arena_foreach_live(rt_gsan.dev[i].arena, note_leak, &ll);
     rt_err_leaks e = {ll.l, ll.n, ll.count, ll.bytes};
     rt_report_leaks(&rt_gsan.log, &e);
   }
@@ -334,33 +362,39 @@ static void at_exit(void) {
  * happen while the program captures a graph (its first allocation or module
  * load inside the capture), where work on the legacy stream would end the
  * capture */
-static int zero_on_own_stream(CUdeviceptr p, size_t n) {
-  if (!rt_gsan.own_stream || !rt_gsan.vmm_api.MemsetD8Async) return rt_gsan.cu.MemsetD8(p, 0, n);
-  CUresult r = rt_gsan.vmm_api.MemsetD8Async(p, 0, n, rt_gsan.own_stream);
-  return r != CUDA_SUCCESS ? r : rt_gsan.cu.StreamSynchronize(rt_gsan.own_stream);
+static int zero_on_own_stream(rt_dev *d, CUdeviceptr p, size_t n) {
+  if (!d->own_stream || !rt_gsan.vmm_api.MemsetD8Async) return rt_gsan.cu.MemsetD8(p, 0, n);
+  CUresult r = rt_gsan.vmm_api.MemsetD8Async(p, 0, n, d->own_stream);
+  return r != CUDA_SUCCESS ? r : rt_gsan.cu.StreamSynchronize(d->own_stream);
 }
 
-/* under rt_gsan.lock; rt_gsan.ready or .failed when it succeeds or gives
- * up, neither when there is no context yet */
-static void set_up(void) {
-  CUdevice dev;
+/* what runs once per process, when the first device is set up */
+static void start(void) {
+  atexit(at_exit);
+  pthread_atfork(NULL, NULL, after_fork_in_child);
+  pthread_create(&rt_gsan.monitor, NULL, monitor, NULL);
+}
+
+/* Under rt_gsan.lock, with a context on dev current; d->ready or d->failed
+ * when it succeeds or gives up. Each device's arena has its own addresses
+ * (rt_arena_default_params), so the device of any pointer is known. */
+static void set_up(rt_dev *d, CUdevice dev) {
   int major = 0, minor = 0;
-  if (rt_gsan.cu.CtxGetDevice(&dev) != CUDA_SUCCESS) return; /* no context yet: try later */
   rt_gsan.cu.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
   rt_gsan.cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
-  rt_gsan.arch = major * 10 + minor;
-  rt_gsan.device = (int)dev;
-  int err = rt_vmm_cuda(&rt_gsan.vmm, &rt_gsan.vmm_api, (int)dev);
+  d->arch = major * 10 + minor;
+  d->device = (int)dev;
+  int err = rt_vmm_cuda(&d->vmm, &rt_gsan.vmm_api, (int)dev);
   rt_arena_params p = rt_arena_default_params((int)dev);
-  rt_status st = err ? RT_VMM_ERROR : rt_arena_create(&rt_gsan.vmm, &p, &rt_gsan.arena);
+  rt_status st = err ? RT_VMM_ERROR : rt_arena_create(&d->vmm, &p, &d->arena);
   if (st != RT_OK) {
-    rt_gsan_say("cannot set up the arena (%s); device memory is not checked", rt_status_name(st));
-    rt_gsan.failed = 1;
+    rt_gsan_say("cannot set up the arena on device %d (%s); its memory is not checked", (int)dev, rt_status_name(st));
+    d->failed = 1;
     return;
   }
   /* gsan's own non-blocking stream: its copies and the slot-table writes */
-  if (!rt_gsan.cu.StreamCreate || rt_gsan.cu.StreamCreate(&rt_gsan.own_stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
-    rt_gsan.own_stream = 0;
+  if (!rt_gsan.cu.StreamCreate || rt_gsan.cu.StreamCreate(&d->own_stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
+    d->own_stream = 0;
   /* the ring in plain host memory registered with the driver: it outlives
    * the context, so the last records can be read at exit */
   uint32_t cap = (uint32_t)rt_gsan.flags.ring_capacity;
@@ -371,41 +405,40 @@ static void set_up(void) {
   else mem = NULL;
   if (!mem || rt_gsan.cu.MemHostRegister(mem, bytes, CU_MEMHOSTREGISTER_DEVICEMAP) != CUDA_SUCCESS ||
       rt_gsan.cu.MemHostGetDevicePointer(&dring, mem, 0) != CUDA_SUCCESS ||
-      rt_gsan.cu.MemAlloc(&rt_gsan.ring_ctl, 8) != CUDA_SUCCESS || zero_on_own_stream(rt_gsan.ring_ctl, 8)) {
-    rt_gsan_say("cannot set up the report ring; device errors are not reported");
-    rt_gsan.failed = 1;
+      rt_gsan.cu.MemAlloc(&d->ring_ctl, 8) != CUDA_SUCCESS || zero_on_own_stream(d, d->ring_ctl, 8)) {
+    rt_gsan_say("cannot set up the report ring on device %d; its errors are not reported", (int)dev);
+    d->failed = 1;
     return;
   }
-  rt_ring_init(&rt_gsan.ring, mem, cap);
+  rt_ring_init(&d->ring, mem, cap);
   /* slot-table entries written on gsan's stream; launches wait for them */
-  if (rt_vmm_cuda_stream(&rt_gsan.vmm, rt_gsan.own_stream, rt_gsan.flags.async_tables) != 0 && rt_gsan.flags.verbosity)
+  if (rt_vmm_cuda_stream(&d->vmm, d->own_stream, rt_gsan.flags.async_tables) != 0 && rt_gsan.flags.verbosity)
     rt_gsan_say("no stream for slot-table writes: each is a copy and a wait for the whole device");
-  rt_arena_ctx(rt_gsan.arena, rt_gsan.ctx);
-  memcpy(rt_gsan.ctx + GSAN_CTX_RING, &dring, 8);
-  memcpy(rt_gsan.ctx + GSAN_CTX_RING_CTL, &rt_gsan.ring_ctl, 8);
-  __atomic_store_n(&rt_gsan.ready, 1, __ATOMIC_RELEASE);
-  atexit(at_exit);
-  pthread_atfork(NULL, NULL, after_fork_in_child);
-  pthread_create(&rt_gsan.monitor, NULL, monitor, NULL);
-  if (rt_gsan.flags.verbosity) rt_gsan_say("arena and ring ready for sm_%d", rt_gsan.arch);
+  rt_arena_ctx(d->arena, d->ctx);
+  memcpy(d->ctx + GSAN_CTX_RING, &dring, 8);
+  memcpy(d->ctx + GSAN_CTX_RING_CTL, &d->ring_ctl, 8);
+  __atomic_store_n(&d->ready, 1, __ATOMIC_RELEASE);
+  if (!rt_gsan.ready) {
+    __atomic_store_n(&rt_gsan.ready, 1, __ATOMIC_RELEASE);
+    start();
+  }
+  if (rt_gsan.flags.verbosity) rt_gsan_say("arena and ring ready on device %d (sm_%d)", (int)dev, d->arch);
 }
 
-int rt_gsan_ensure_ready(void) {
-  if (rt_gsan_is_ready()) return 0;
-  if (rt_gsan.failed) return -1;
+rt_dev *rt_gsan_dev_here(void) {
+  CUdevice dev;
+  if (!rt_gsan.cu.CtxGetDevice || rt_gsan.cu.CtxGetDevice(&dev) != CUDA_SUCCESS) return NULL; /* no context */
+  if ((unsigned)dev >= RT_MAX_DEVICES) return NULL;
+  rt_dev *d = &rt_gsan.dev[dev];
+  if (__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE)) return d;
+  if (d->failed || rt_gsan.forked) return NULL;
   pthread_mutex_lock(&rt_gsan.lock);
-  if (!rt_gsan.ready && !rt_gsan.failed) {
+  if (!d->ready && !d->failed) {
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
     if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
-    set_up();
+    set_up(d, dev);
     if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
   }
   pthread_mutex_unlock(&rt_gsan.lock);
-  return rt_gsan_is_ready() ? 0 : -1;
+  return d->ready ? d : NULL;
 }
-
-int rt_gsan_on_arena_device(void) {
-  CUdevice d;
-  return rt_gsan_ensure_ready() == 0 && rt_gsan.cu.CtxGetDevice(&d) == CUDA_SUCCESS && (int)d == rt_gsan.device;
-}
-

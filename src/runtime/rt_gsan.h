@@ -19,14 +19,32 @@
 #include <pthread.h>
 
 #define RT_MAX_TABLES 1024
+/* device ordinals gsan gives an arena; a device beyond is the driver's */
+#define RT_MAX_DEVICES 16
 
 typedef CUresult (*rt_get_proc_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
+
+/* What gsan keeps per device, set up the first time a context on it
+ * allocates or loads a module: an arena at its own addresses (a pointer's
+ * device follows from its address), gsan's own stream there, and a ring its
+ * kernels report into (the ring's control word is that device's memory). */
+typedef struct rt_dev {
+  int ready, failed;
+  int device;
+  int arch; /* e.g. 90 */
+  rt_vmm vmm;
+  rt_arena *arena;
+  CUstream own_stream; /* non-blocking, for gsan's own copies; 0 when none */
+  rt_ring ring;
+  CUdeviceptr ring_ctl;
+  unsigned char ctx[GSAN_CTX_BYTES]; /* what each module's __gsan_ctx gets */
+} rt_dev;
 
 typedef struct rt_gsan_ctx {
   pthread_mutex_t lock; /* reports, the site tables, set-up */
   rt_get_proc_fn get_proc;
   rt_flags flags;
-  int ready, failed;
+  int ready; /* some device is set up: the monitor runs, exit checks */
   struct { /* the driver's functions gsan itself calls */
     CUresult (*MemAlloc)(CUdeviceptr *, size_t);
     CUresult (*MemFree)(CUdeviceptr);
@@ -46,20 +64,13 @@ typedef struct rt_gsan_ctx {
     CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
   } cu;
   rt_cuda_api vmm_api;
-  rt_vmm vmm;
-  rt_arena *arena;
-  int device; /* the arena's */
-  int arch;   /* e.g. 90 */
-  rt_ring ring;
-  CUdeviceptr ring_ctl;
-  unsigned char ctx[GSAN_CTX_BYTES];
+  rt_dev dev[RT_MAX_DEVICES];
   rt_site_table *tables[RT_MAX_TABLES];
   int ntables;
   rt_seen seen; /* device reports per site: printed once, then counted */
   rt_suppress suppress;
   rt_log log;
   pthread_t monitor;
-  CUstream own_stream; /* non-blocking, for gsan's own copies; 0 when none */
   volatile int stop;
   int forked; /* this is a child forked after set-up: no monitor, no CUDA */
 } rt_gsan_ctx;
@@ -77,12 +88,16 @@ void rt_gsan_init_driver(void *real_get_proc_address);
  * the signature of version, the per-thread-stream variant when asked. */
 void *rt_gsan_real_v(const char *name, int version, int per_thread);
 void *rt_gsan_real(const char *name); /* at RT_OWN_VERSION, legacy stream */
-/* The arena and the ring for the current context's device; 0 when usable. */
-int rt_gsan_ensure_ready(void);
 static inline int rt_gsan_is_ready(void) { return __atomic_load_n(&rt_gsan.ready, __ATOMIC_ACQUIRE); }
-/* 1 when gsan is set up and the current context is on the arena's device:
- * allocations and modules on other devices are the driver's, unchecked */
-int rt_gsan_on_arena_device(void);
+/* The current context's device, set up the first time it is asked for;
+ * NULL when there is no context or gsan cannot serve that device (its
+ * allocations and modules then stay the driver's, unchecked). */
+rt_dev *rt_gsan_dev_here(void);
+/* The set-up device whose arena holds ptr (any pointer into its
+ * reservation, freed or not), or NULL. */
+rt_dev *rt_gsan_dev_of(uint64_t ptr);
+/* rt_arena_find in the arena that holds ptr; RT_NOT_OURS outside them all */
+rt_status rt_gsan_find(uint64_t ptr, rt_alloc_info *info);
 
 /* Prints the device records written so far; final after a fault or at exit
  * (takes records whose writer died mid-write). In halt mode a device report
@@ -100,8 +115,9 @@ CUresult rt_gsan_drain_after(CUresult r);
 int rt_gsan_suppressed(const char *kind, const char *const *names, int n, const rt_stack *stack);
 /* A one-line message from gsan itself (not a report). */
 void rt_gsan_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Orders a launch on stream s after the slot-table writes queued so far
- * (rt_vmm_cuda_order): every launch path calls it first. 0 or a CUresult. */
+/* Orders a launch on stream s after the slot-table writes queued so far on
+ * every device (rt_vmm_cuda_order): every launch path calls it first. 0 or
+ * a CUresult. */
 int rt_gsan_order_launch(CUstream s);
 /* 1 when s is being captured into a graph: its calls then become graph
  * nodes that run later, and waiting on it would end the capture */

@@ -1,9 +1,10 @@
 /* Hooks on device allocation: cudaMalloc, cudaMallocPitch, the
- * stream-ordered calls, memory pools and graphs' memory take arena slots, so
- * every pointer into them carries exact bounds; frees mark slots freed
+ * stream-ordered calls, memory pools and graphs' memory take slots in the
+ * arena of the current context's device, so every pointer into them carries
+ * exact bounds; frees find the arena by address, mark slots freed
  * (rt_arena.c) and report double and invalid frees with their stacks. What
  * the arena cannot stand in for goes to the driver: exportable or host
- * pools, other devices, bad arguments. */
+ * pools, bad arguments. */
 #include "rt_gsan.h"
 
 #include "rt_depot.h"
@@ -26,23 +27,24 @@ static struct {
   CUresult (*GraphAddEmptyNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t);
 } real;
 
-/* an arena slot for size bytes, its allocation stack kept; CUDA_SUCCESS or
- * the driver's error for the failure */
-static CUresult arena_alloc(CUdeviceptr *dptr, size_t size) {
+/* a slot of d's arena for size bytes, its allocation stack kept;
+ * CUDA_SUCCESS or the driver's error for the failure */
+static CUresult arena_alloc(rt_dev *d, CUdeviceptr *dptr, size_t size) {
   uint64_t p;
-  rt_status st = rt_arena_alloc(rt_gsan.arena, size, &p);
+  rt_status st = rt_arena_alloc(d->arena, size, &p);
   if (st == RT_OK) {
     rt_depot_note_alloc(p, rt_gsan_stack_here());
     *dptr = p;
     return CUDA_SUCCESS;
   }
-  if (st == RT_VMM_ERROR) return (CUresult)rt_arena_last_error(rt_gsan.arena);
+  if (st == RT_VMM_ERROR) return (CUresult)rt_arena_last_error(d->arena);
   return st == RT_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_UNKNOWN;
 }
 
 static CUresult w_MemAlloc(CUdeviceptr *dptr, size_t size) {
-  if (!dptr || size == 0 || !rt_gsan_on_arena_device()) return rt_gsan.cu.MemAlloc(dptr, size);
-  return arena_alloc(dptr, size);
+  rt_dev *d;
+  if (!dptr || size == 0 || !(d = rt_gsan_dev_here())) return rt_gsan.cu.MemAlloc(dptr, size);
+  return arena_alloc(d, dptr, size);
 }
 
 static void report_free(const char *kind, const char *api, CUdeviceptr ptr, const rt_alloc_info *info) {
@@ -60,13 +62,13 @@ static void report_free(const char *kind, const char *api, CUdeviceptr ptr, cons
   pthread_mutex_unlock(&rt_gsan.lock);
 }
 
-/* the slot of an arena pointer goes back, once whatever may still use it has
- * finished (the caller waited); a second free, or a pointer that is not an
- * allocation's start, is reported as api's error */
-static CUresult arena_free(CUdeviceptr ptr, const char *api) {
+/* the slot of a pointer in d's arena goes back, once whatever may still use
+ * it has finished (the caller waited); a second free, or a pointer that is
+ * not an allocation's start, is reported as api's error */
+static CUresult arena_free(rt_dev *d, CUdeviceptr ptr, const char *api) {
   rt_gsan_drain(0);
   rt_alloc_info info;
-  rt_status st = rt_arena_free(rt_gsan.arena, ptr, &info);
+  rt_status st = rt_arena_free(d->arena, ptr, &info);
   if (st == RT_OK) {
     rt_depot_note_free(ptr, rt_gsan_stack_here());
     return CUDA_SUCCESS;
@@ -76,15 +78,11 @@ static CUresult arena_free(CUdeviceptr ptr, const char *api) {
   if (st == RT_KEPT) return CUDA_SUCCESS;
   /* after a kernel fault the context refuses every call, the slot table's
    * update too: that is the driver's error to return, not the caller's bug */
-  if (st == RT_VMM_ERROR) return (CUresult)rt_arena_last_error(rt_gsan.arena);
+  if (st == RT_VMM_ERROR) return (CUresult)rt_arena_last_error(d->arena);
   report_free(st == RT_DOUBLE_FREE ? "double-free" : "invalid-free", api, ptr, &info);
   return CUDA_ERROR_INVALID_VALUE;
 }
 
-static int ours(CUdeviceptr ptr) {
-  rt_alloc_info info;
-  return rt_gsan_is_ready() && rt_arena_find(rt_gsan.arena, ptr, &info) != RT_NOT_OURS;
-}
 
 /* A pointer outside the arena goes to the driver: one it allocated (under
  * capture, before gsan was ready) is freed there. When the driver calls it
@@ -96,13 +94,14 @@ static CUresult foreign_free(CUresult r, CUdeviceptr ptr, const char *api) {
 }
 
 static CUresult w_MemFree(CUdeviceptr ptr) {
-  if (!ours(ptr)) return foreign_free(rt_gsan.cu.MemFree(ptr), ptr, "cuMemFree");
+  rt_dev *d = rt_gsan_dev_of(ptr);
+  if (!d) return foreign_free(rt_gsan.cu.MemFree(ptr), ptr, "cuMemFree");
   /* cudaFree waits for the device; so does this, before memory goes away.
    * After a kernel fault the context refuses every call, frees too: that is
    * the driver's error to return, not the caller's bug */
   CUresult r = rt_gsan.cu.CtxSynchronize();
   if (rt_gsan_context_lost(r)) return rt_gsan_drain_after(r);
-  return arena_free(ptr, "cuMemFree");
+  return arena_free(d, ptr, "cuMemFree");
 }
 
 /* ---- memory pools: which ones the arena may serve ---- */
@@ -140,20 +139,19 @@ static CUresult w_MemPoolDestroy(CUmemoryPool pool) {
   return real.PoolDestroy(pool);
 }
 
-/* 1 when the arena may serve pool's allocations: a pool created for the
- * arena's device, or that device's default pool. Any other (another
- * device's, one created after the list filled up) stays the driver's,
- * unchecked. */
-static int arena_pool(CUmemoryPool pool) {
+/* 1 when d's arena may serve pool's allocations: a pool created for d's
+ * device, or that device's default pool. Any other (another device's, one
+ * created after the list filled up) stays the driver's, unchecked. */
+static int arena_pool(const rt_dev *d, CUmemoryPool pool) {
   int dev = -2;
   pthread_mutex_lock(&pools.lock);
   for (unsigned i = 0; i < pools.n && dev == -2; i++)
     if (pools.p[i].pool == pool) dev = pools.p[i].device;
   pthread_mutex_unlock(&pools.lock);
-  if (dev != -2) return dev == rt_gsan.device;
+  if (dev != -2) return dev == d->device;
   if (!real.DefaultPool) *(void **)&real.DefaultPool = rt_gsan_real("cuDeviceGetDefaultMemPool");
   CUmemoryPool def;
-  return real.DefaultPool && real.DefaultPool(&def, rt_gsan.device) == CUDA_SUCCESS && def == pool;
+  return real.DefaultPool && real.DefaultPool(&def, d->device) == CUDA_SUCCESS && def == pool;
 }
 
 /* ---- graphs ----
@@ -164,15 +162,15 @@ static int arena_pool(CUmemoryPool pool) {
  * kernels get exact bounds; a use after the graph's own free goes unseen.
  * These slots, and slots a graph frees, are kept (rt_arena_keep): a free
  * outside the graph leaves them live, and they are no leak. */
-static CUresult owned_by_graph(CUdeviceptr ptr) {
-  rt_arena_keep(rt_gsan.arena, ptr); /* a pointer that is no live slot: the driver's to judge at launch */
+static CUresult owned_by_graph(rt_dev *d, CUdeviceptr ptr) {
+  rt_arena_keep(d->arena, ptr); /* a pointer that is no live slot: the driver's to judge at launch */
   return CUDA_SUCCESS;
 }
 
 /* a slot for a graph being built */
-static CUresult graph_alloc(CUdeviceptr *dptr, size_t size) {
-  CUresult r = arena_alloc(dptr, size);
-  return r == CUDA_SUCCESS ? owned_by_graph(*dptr) : r;
+static CUresult graph_alloc(rt_dev *d, CUdeviceptr *dptr, size_t size) {
+  CUresult r = arena_alloc(d, dptr, size);
+  return r == CUDA_SUCCESS ? owned_by_graph(d, *dptr) : r;
 }
 
 /* the driver's cuGraphAddEmptyNode, which stands in for memory nodes */
@@ -183,27 +181,29 @@ static int have_empty_node(void) {
 
 static CUresult w_GraphAddMemAllocNode(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                        CUDA_MEM_ALLOC_NODE_PARAMS *p) {
+  rt_dev *d = NULL;
   if (!node || !p || !p->bytesize || p->poolProps.handleTypes != CU_MEM_HANDLE_TYPE_NONE ||
-      p->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE || !rt_gsan_on_arena_device() ||
-      p->poolProps.location.id != rt_gsan.device || !have_empty_node())
+      p->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE || !(d = rt_gsan_dev_here()) ||
+      p->poolProps.location.id != d->device || !have_empty_node())
     return real.GraphAddMemAllocNode(node, g, deps, ndeps, p);
-  CUdeviceptr d;
-  CUresult r = arena_alloc(&d, p->bytesize);
+  CUdeviceptr ptr;
+  CUresult r = arena_alloc(d, &ptr, p->bytesize);
   if (r != CUDA_SUCCESS) return r;
   r = real.GraphAddEmptyNode(node, g, deps, ndeps);
   if (r != CUDA_SUCCESS) {
-    rt_arena_free(rt_gsan.arena, d, NULL);
+    rt_arena_free(d->arena, ptr, NULL);
     return r;
   }
-  p->dptr = d;
-  return owned_by_graph(d);
+  p->dptr = ptr;
+  return owned_by_graph(d, ptr);
 }
 
 static CUresult w_GraphAddMemFreeNode(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                       CUdeviceptr dptr) {
-  if (!ours(dptr) || !have_empty_node()) return real.GraphAddMemFreeNode(node, g, deps, ndeps, dptr);
+  rt_dev *d = rt_gsan_dev_of(dptr);
+  if (!d || !have_empty_node()) return real.GraphAddMemFreeNode(node, g, deps, ndeps, dptr);
   CUresult r = real.GraphAddEmptyNode(node, g, deps, ndeps);
-  return r == CUDA_SUCCESS ? owned_by_graph(dptr) : r;
+  return r == CUDA_SUCCESS ? owned_by_graph(d, dptr) : r;
 }
 
 /* Stream-ordered allocation: an arena slot is usable at once, which is
@@ -217,22 +217,25 @@ static CUresult w_GraphAddMemFreeNode(CUgraphNode *node, CUgraph g, const CUgrap
   static CUresult w_AllocAsync##V(CUdeviceptr *dptr, size_t size, CUstream s) {                        \
     /* stream 0 of the per-thread variant is this thread's stream */                                    \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
-    if (!dptr || size == 0 || !rt_gsan_on_arena_device()) return real.AllocAsync[V](dptr, size, s);     \
-    return rt_gsan_capturing(str) ? graph_alloc(dptr, size) : arena_alloc(dptr, size);                   \
+    rt_dev *d;                                                                                           \
+    if (!dptr || size == 0 || !(d = rt_gsan_dev_here())) return real.AllocAsync[V](dptr, size, s);      \
+    return rt_gsan_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);             \
   }                                                                                                      \
   static CUresult w_AllocFromPool##V(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) {  \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
-    if (!dptr || size == 0 || !pool || !rt_gsan_on_arena_device() || !arena_pool(pool))                  \
+    rt_dev *d;                                                                                           \
+    if (!dptr || size == 0 || !pool || !(d = rt_gsan_dev_here()) || !arena_pool(d, pool))                \
       return real.AllocFromPool[V](dptr, size, pool, s);                                                 \
-    return rt_gsan_capturing(str) ? graph_alloc(dptr, size) : arena_alloc(dptr, size);                   \
+    return rt_gsan_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);             \
   }                                                                                                      \
   static CUresult w_FreeAsync##V(CUdeviceptr ptr, CUstream s) {                                         \
-    if (!ours(ptr)) return foreign_free(real.FreeAsync[V](ptr, s), ptr, "cuMemFreeAsync");               \
+    rt_dev *d = rt_gsan_dev_of(ptr);                                                                     \
+    if (!d) return foreign_free(real.FreeAsync[V](ptr, s), ptr, "cuMemFreeAsync");                       \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
-    if (rt_gsan_capturing(str)) return owned_by_graph(ptr);                                              \
+    if (rt_gsan_capturing(str)) return owned_by_graph(d, ptr);                                           \
     CUresult r = rt_gsan.cu.StreamSynchronize(str);                                                      \
     if (r != CUDA_SUCCESS) return r;                                                                     \
-    return arena_free(ptr, "cuMemFreeAsync");                                                            \
+    return arena_free(d, ptr, "cuMemFreeAsync");                                                         \
   }
 ORDERED_WRAPPERS(0)
 ORDERED_WRAPPERS(1)
@@ -242,12 +245,13 @@ ORDERED_WRAPPERS(1)
  * by the returned pitch does not depend on the exact value */
 #define RT_PITCH_ALIGN 512u
 static CUresult w_MemAllocPitch(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height, unsigned elem) {
+  rt_dev *d;
   if (!dptr || !pitch || width == 0 || height == 0 || (elem != 4 && elem != 8 && elem != 16) ||
-      !rt_gsan_on_arena_device())
+      !(d = rt_gsan_dev_here()))
     return real.AllocPitch(dptr, pitch, width, height, elem);
   size_t p = (width + RT_PITCH_ALIGN - 1) / RT_PITCH_ALIGN * RT_PITCH_ALIGN;
   if (p < width || height > SIZE_MAX / p) return CUDA_ERROR_OUT_OF_MEMORY;
-  CUresult r = arena_alloc(dptr, p * height);
+  CUresult r = arena_alloc(d, dptr, p * height);
   if (r == CUDA_SUCCESS) *pitch = p;
   return r;
 }

@@ -18,7 +18,7 @@
 static int range_bad(const char *api, const char *kind, uint64_t addr, uint64_t len) {
   if (!rt_gsan_is_ready() || !rt_gsan.flags.check_host_api || len == 0) return 0;
   rt_alloc_info info;
-  if (rt_arena_find(rt_gsan.arena, addr, &info) != RT_OK) return 0; /* not arena memory */
+  if (rt_gsan_find(addr, &info) != RT_OK) return 0; /* not arena memory */
   const char *k = NULL;
   uint64_t off = addr - info.base;
   if (info.state == RT_SLOT_FREED) k = "use-after-free";

@@ -16,7 +16,7 @@ static struct {
   CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, CUjit_option *, void **);
 } real;
 
-static void keep_tables(const void *image) {
+static void keep_tables(const rt_dev *d, const void *image) {
   const void *fat;
   size_t len;
   int kind = rt_image_kind(image, &fat, &len);
@@ -27,7 +27,7 @@ static void keep_tables(const void *image) {
     rt_fatbin_entry e[64];
     int ne = rt_fatbin_entries(fat, len, e, 64, &why);
     for (int i = 0; i < ne && i < 64; i++) {
-      if (e[i].kind != RT_ENTRY_ELF || (int)e[i].arch != rt_gsan.arch) continue;
+      if (e[i].kind != RT_ENTRY_ELF || (int)e[i].arch != d->arch) continue;
       size_t elen;
       unsigned char *elf = rt_fatbin_payload(&e[i], &elen, &why);
       if (!elf) continue;
@@ -46,41 +46,42 @@ static void keep_tables(const void *image) {
  * graph (its first kernel launch is captured). A synchronous copy on the
  * legacy stream would end that capture; a copy on gsan's own non-blocking
  * stream, in relaxed capture mode for this thread, leaves it alone. */
-static void fill_ctx(CUdeviceptr g, size_t bytes) {
+static void fill_ctx(const rt_dev *d, CUdeviceptr g, size_t bytes) {
   if (bytes != GSAN_CTX_BYTES) return;
-  if (!rt_gsan.own_stream || !rt_gsan.cu.MemcpyHtoDAsync || !rt_gsan.cu.ThreadExchangeStreamCaptureMode) {
-    rt_gsan.cu.MemcpyHtoD(g, rt_gsan.ctx, GSAN_CTX_BYTES);
+  if (!d->own_stream || !rt_gsan.cu.MemcpyHtoDAsync || !rt_gsan.cu.ThreadExchangeStreamCaptureMode) {
+    rt_gsan.cu.MemcpyHtoD(g, d->ctx, GSAN_CTX_BYTES);
     return;
   }
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
   rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
-  if (rt_gsan.cu.MemcpyHtoDAsync(g, rt_gsan.ctx, GSAN_CTX_BYTES, rt_gsan.own_stream) == CUDA_SUCCESS)
-    rt_gsan.cu.StreamSynchronize(rt_gsan.own_stream);
+  if (rt_gsan.cu.MemcpyHtoDAsync(g, d->ctx, GSAN_CTX_BYTES, d->own_stream) == CUDA_SUCCESS)
+    rt_gsan.cu.StreamSynchronize(d->own_stream);
   rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
 }
 
 static CUresult w_LibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jo, void **jv, unsigned nj,
                                   CUlibraryOption *lo, void **lv, unsigned nl) {
   CUresult r = real.LibraryLoadData(lib, code, jo, jv, nj, lo, lv, nl);
-  /* another device's modules are left alone: their kernels cannot reach
-   * this arena's tables, and run unchecked */
-  if (r != CUDA_SUCCESS || !rt_gsan_on_arena_device()) return r;
+  rt_dev *d;
+  if (r != CUDA_SUCCESS || !(d = rt_gsan_dev_here())) return r;
   CUdeviceptr g;
   size_t bytes;
   if (rt_gsan.cu.LibraryGetGlobal(&g, &bytes, *lib, GSAN_CTX_SYMBOL) == CUDA_SUCCESS) {
-    fill_ctx(g, bytes);
-    keep_tables(code);
+    fill_ctx(d, g, bytes);
+    keep_tables(d, code);
   }
   return r;
 }
 
+/* the module's __gsan_ctx gets its device's arena and ring */
 static void module_loaded(CUmodule m, const void *image) {
-  if (!rt_gsan_on_arena_device()) return;
+  rt_dev *d = rt_gsan_dev_here();
+  if (!d) return;
   CUdeviceptr g;
   size_t bytes;
   if (rt_gsan.cu.ModuleGetGlobal(&g, &bytes, m, GSAN_CTX_SYMBOL) == CUDA_SUCCESS) {
-    fill_ctx(g, bytes);
-    keep_tables(image);
+    fill_ctx(d, g, bytes);
+    keep_tables(d, image);
   }
 }
 

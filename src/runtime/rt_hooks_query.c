@@ -12,7 +12,7 @@ static struct {
 /* 1 and the live allocation's range when ptr is in one */
 static int live_range(CUdeviceptr ptr, uint64_t *base, uint64_t *size) {
   rt_alloc_info info;
-  if (!rt_gsan_is_ready() || rt_arena_find(rt_gsan.arena, ptr, &info) != RT_OK || info.state != RT_SLOT_LIVE ||
+  if (rt_gsan_find(ptr, &info) != RT_OK || info.state != RT_SLOT_LIVE ||
       ptr - info.base >= info.size)
     return 0;
   *base = info.base;

@@ -22,7 +22,10 @@ static CUresult f_Init(unsigned flags) {
   }
   return CUDA_SUCCESS;
 }
-static CUresult f_CtxGetDevice(CUdevice *d) { *d = 0; return CUDA_SUCCESS; }
+/* the current context's device: a test sets it through dlsym, as if it had
+ * made a context on another device current */
+int fake_current_device;
+static CUresult f_CtxGetDevice(CUdevice *d) { *d = fake_current_device; return CUDA_SUCCESS; }
 static CUresult f_DeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
   (void)d;
   *v = a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
@@ -31,7 +34,9 @@ static CUresult f_DeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
 /* the driver's own allocations are host memory here, remembered so that a
  * free of anything else fails as the driver's does */
 static void *allocs[256];
+int fake_mem_allocs; /* cuMemAlloc calls that reached the driver */
 static CUresult f_MemAlloc(CUdeviceptr *p, size_t n) {
+  fake_mem_allocs++;
   if (!n) return CUDA_ERROR_INVALID_VALUE;
   for (int i = 0; i < 256; i++)
     if (!allocs[i]) {

@@ -1,7 +1,7 @@
 /* Talks to libcuda the way cudart does — dlopen, dlsym("cuGetProcAddress_v2"),
  * cuGetProcAddress fetched through itself, every other entry point through
  * that — against the fake driver (fake_libcuda.c), to be run under gsan run.
- * Usage: test_interpose errors|leak|ordered|sticky|copies|pools|launch|clean */
+ * Usage: test_interpose errors|leak|ordered|sticky|copies|pools|launch|graph|fork|devices|clean */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -22,6 +22,10 @@ static void *get_version(const char *name, cuuint64_t flags, int version) {
 static void *get(const char *name, cuuint64_t flags) { return get_version(name, flags, 13000); }
 
 static int in_arena(CUdeviceptr p) { return p >= 0x100000000000ull && p < 0x200000000000ull; }
+/* gsan gives devices 0-15 an arena each, at (device + 1) * 16 TiB; only 0
+ * and 1 are used here */
+#define RT_FAKE_DEVICES 16
+static int in_any_arena(CUdeviceptr p) { return p >= 0x100000000000ull && p < 0x300000000000ull; }
 
 /* 2D, 3D, peer and batch copies and 2D sets: each first exactly in range,
  * then one row, layer or byte too far */
@@ -300,6 +304,34 @@ int main(int argc, char **argv) {
     waitpid(pid, &status, 0);
     printf("child exited: %s\n", WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "0" : "NOT CLEANLY");
     printf("free in the parent: %d\n", Free(a));
+  } else if (!strcmp(sc, "devices")) {
+    /* a context on device 1: its allocations come from device 1's arena,
+     * at its own addresses, and are checked like device 0's */
+    int *dev = dlsym(h, "fake_current_device");
+    *dev = 1;
+    CUdeviceptr d1 = 0;
+    r = Alloc(&d1, 3000);
+    printf("device 1: cuMemAlloc(3000): %d, in its own arena: %s\n", r,
+           d1 >= 0x200000000000ull && d1 < 0x300000000000ull ? "yes" : "NO");
+    Range(&rb, &rn, d1 + 10);
+    printf("device 1: address range: the allocation's own: %s\n", rb == d1 && rn == 3000 ? "yes" : "NO");
+    printf("device 1: cuMemcpyHtoD of 3001: %d\n", HtoD(d1, buf, 3001));
+    printf("device 1: cuMemcpyHtoD of 3000 into device 0's 4000: %d\n", HtoD(a, buf, 3000));
+    /* a free needs no context on the pointer's device */
+    *dev = 0;
+    r = Free(d1);
+    printf("device 0: free of device 1's allocation: %d, again: %d\n", r, Free(d1));
+    *dev = 1;
+    Alloc(&d1, 100); /* left for the leak check, beside device 0's */
+    *dev = 0;
+    CUdeviceptr d7 = 0;
+    int *driver_allocs = dlsym(h, "fake_mem_allocs"), n0 = *driver_allocs;
+    *dev = RT_FAKE_DEVICES;
+    r = Alloc(&d7, 64);
+    printf("device %d, beyond gsan's: cuMemAlloc: %d, the driver's: %s\n", RT_FAKE_DEVICES, r,
+           r == CUDA_SUCCESS && *driver_allocs == n0 + 1 && !in_any_arena(d7) ? "yes" : "NO");
+    Free(d7);
+    *dev = 0;
   } else if (!strcmp(sc, "sticky")) {
     *(int *)dlsym(h, "fake_sticky_fault") = 1;
     printf("free after a kernel fault: %d (the driver's CUDA_ERROR_LAUNCH_FAILED is 719)\n", Free(a));
