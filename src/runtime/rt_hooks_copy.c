@@ -103,6 +103,52 @@ static int batch_bad(const char *api, CUdeviceptr *dsts, CUdeviceptr *srcs, size
   return 0;
 }
 
+/* bytes per element of a CUDA array; 0 for a format gsan does not size
+ * (its copies are left to the driver) */
+static CUresult (*array_descriptor)(CUDA_ARRAY3D_DESCRIPTOR *, CUarray);
+static uint64_t array_elem(CUarray a) {
+  CUDA_ARRAY3D_DESCRIPTOR d;
+  if (!array_descriptor) *(void **)&array_descriptor = rt_gsan_real("cuArray3DGetDescriptor");
+  if (!array_descriptor || array_descriptor(&d, a) != CUDA_SUCCESS) return 0;
+  switch (d.Format) {
+  case CU_AD_FORMAT_UNSIGNED_INT8: case CU_AD_FORMAT_SIGNED_INT8: return d.NumChannels;
+  case CU_AD_FORMAT_UNSIGNED_INT16: case CU_AD_FORMAT_SIGNED_INT16: case CU_AD_FORMAT_HALF: return 2ull * d.NumChannels;
+  case CU_AD_FORMAT_UNSIGNED_INT32: case CU_AD_FORMAT_SIGNED_INT32: case CU_AD_FORMAT_FLOAT: return 4ull * d.NumChannels;
+  default: return 0;
+  }
+}
+
+/* One operation of cuMemcpy3DBatchAsync: extents count elements, one byte
+ * each between pointers, the array's element otherwise; a pointer operand's
+ * rows are rowLength elements apart (0: the width) and its layers
+ * layerHeight rows (0: the height). */
+static int batch3d_op_bad(const char *api, const CUDA_MEMCPY3D_BATCH_OP *op) {
+  const CUmemcpy3DOperand *side[2] = {&op->src, &op->dst};
+  uint64_t elem = 1;
+  for (int i = 0; i < 2; i++)
+    if (side[i]->type == CU_MEMCPY_OPERAND_TYPE_ARRAY && !(elem = array_elem(side[i]->op.array.array))) return 0;
+  for (int i = 0; i < 2; i++) {
+    if (side[i]->type != CU_MEMCPY_OPERAND_TYPE_POINTER) continue;
+    uint64_t row = side[i]->op.ptr.rowLength ? side[i]->op.ptr.rowLength : op->extent.width;
+    uint64_t layer = side[i]->op.ptr.layerHeight ? side[i]->op.ptr.layerHeight : op->extent.height;
+    uint64_t pitch, width;
+    if (__builtin_mul_overflow(row, elem, &pitch) || __builtin_mul_overflow(op->extent.width, elem, &width)) {
+      if (range_bad(api, CPY, side[i]->op.ptr.ptr, UINT64_MAX)) return 1;
+      continue;
+    }
+    if (side_bad(api, CU_MEMORYTYPE_DEVICE, side[i]->op.ptr.ptr, 0, 0, 0, layer, pitch, width,
+                 rows3d(op->extent.depth, layer, op->extent.height)))
+      return 1;
+  }
+  return 0;
+}
+
+static int batch3d_bad(const char *api, size_t n, const CUDA_MEMCPY3D_BATCH_OP *ops) {
+  for (size_t i = 0; ops && i < n; i++)
+    if (batch3d_op_bad(api, &ops[i])) return 1;
+  return 0;
+}
+
 /* the driver's functions, per variant: [0] legacy stream, [1] per-thread stream */
 static struct {
   CUresult (*Memcpy[2])(CUdeviceptr, CUdeviceptr, size_t);
@@ -126,6 +172,8 @@ static struct {
                        CUstream);
   CUresult (*Batch12[2])(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *, size_t,
                          size_t *, CUstream);
+  CUresult (*Batch3D[2])(size_t, CUDA_MEMCPY3D_BATCH_OP *, unsigned long long, CUstream);
+  CUresult (*Batch3D12[2])(size_t, CUDA_MEMCPY3D_BATCH_OP *, size_t *, unsigned long long, CUstream);
   CUresult (*SetD8[2])(CUdeviceptr, unsigned char, size_t);
   CUresult (*SetD8Async[2])(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*SetD16[2])(CUdeviceptr, unsigned short, size_t);
@@ -214,6 +262,13 @@ static uint64_t bytes(uint64_t n, uint64_t size) {
                                size_t *ai, size_t na, size_t *fail, CUstream st) {                                    \
     CHECKED(batch_bad("cuMemcpyBatchAsync", d, s, n, count), real.Batch12[V](d, s, n, count, a, ai, na, fail, st));   \
   }                                                                                                                   \
+  static CUresult w_Batch3D##V(size_t n, CUDA_MEMCPY3D_BATCH_OP *o, unsigned long long f, CUstream st) {              \
+    CHECKED(batch3d_bad("cuMemcpy3DBatchAsync", n, o), real.Batch3D[V](n, o, f, st));                                 \
+  }                                                                                                                   \
+  static CUresult w_Batch3D12##V(size_t n, CUDA_MEMCPY3D_BATCH_OP *o, size_t *fail, unsigned long long f,             \
+                                 CUstream st) {                                                                       \
+    CHECKED(batch3d_bad("cuMemcpy3DBatchAsync", n, o), real.Batch3D12[V](n, o, fail, f, st));                         \
+  }                                                                                                                   \
   static CUresult w_SetD8##V(CUdeviceptr d, unsigned char v, size_t n) {                                              \
     CHECKED(S("cuMemsetD8", d, n), real.SetD8[V](d, v, n));                                                           \
   }                                                                                                                   \
@@ -254,8 +309,8 @@ COPY_WRAPPERS(0)
 COPY_WRAPPERS(1)
 
 #define H(n, f) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)real.f, 2, 0, 0}
-/* cuMemcpyBatchAsync changed its signature in CUDA 13: the version asked
- * for says which one the caller calls */
+/* the batch copies changed their signatures in CUDA 13 (no failIdx): the
+ * version asked for says which one the caller calls */
 #define HV(n, f, lo, hi) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)real.f, 2, lo, hi}
 const rt_hook rt_hooks_copy[] = {
     H("cuMemcpy", Memcpy), H("cuMemcpyAsync", MemcpyAsync), H("cuMemcpyHtoD", HtoD),
@@ -265,6 +320,7 @@ const rt_hook rt_hooks_copy[] = {
     H("cuMemcpy2DAsync", Copy2DAsync), H("cuMemcpy3D", Copy3D), H("cuMemcpy3DAsync", Copy3DAsync),
     H("cuMemcpy3DPeer", Copy3DPeer), H("cuMemcpy3DPeerAsync", Copy3DPeerAsync),
     HV("cuMemcpyBatchAsync", Batch12, 12080, 13000), HV("cuMemcpyBatchAsync", Batch, 13000, 0),
+    HV("cuMemcpy3DBatchAsync", Batch3D12, 12080, 13000), HV("cuMemcpy3DBatchAsync", Batch3D, 13000, 0),
     H("cuMemsetD8", SetD8), H("cuMemsetD8Async", SetD8Async), H("cuMemsetD16", SetD16),
     H("cuMemsetD16Async", SetD16Async), H("cuMemsetD32", SetD32), H("cuMemsetD32Async", SetD32Async),
     H("cuMemsetD2D8", Set2D8), H("cuMemsetD2D8Async", Set2D8Async), H("cuMemsetD2D16", Set2D16),

@@ -126,14 +126,26 @@ EXPORT(cuGraphAddMemAllocNode, (CUgraphNode * n, CUgraph g, const CUgraphNode *d
 EXPORT(cuGraphAddMemFreeNode, (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUdeviceptr p), (n, g, d, nd, p))
 EXPORT(cuCtxSynchronize, (void), ())
 EXPORT(cuEventSynchronize, (CUevent e), (e))
-EXPORT_AS(cuMemcpyBatchAsync, "cuMemcpyBatchAsync", 13000, 0,
-          (CUdeviceptr * d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a, size_t *ai, size_t na,
-           CUstream st),
-          (d, s, n, count, a, ai, na, st))
-EXPORT_AS(cuMemcpyBatchAsync_v2_ptsz, "cuMemcpyBatchAsync", 13000, 1,
-          (CUdeviceptr * d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a, size_t *ai, size_t na,
-           CUstream st),
-          (d, s, n, count, a, ai, na, st))
+/* The batch copies: CUDA 13's symbols (cuda.h maps the names to _v2), and
+ * CUDA 12.8's under their own names, with the failIdx argument 13 dropped
+ * (spelt as assembler names: cuda.h's macros would rename them). */
+#define BATCH13_PARAMS (CUdeviceptr * d, CUdeviceptr *s, size_t *n, size_t c, CUmemcpyAttributes *a, size_t *ai, size_t na, CUstream st)
+#define BATCH12_PARAMS (CUdeviceptr * d, CUdeviceptr *s, size_t *n, size_t c, CUmemcpyAttributes *a, size_t *ai, size_t na, size_t *f, CUstream st)
+#define BATCH3D13_PARAMS (size_t n, CUDA_MEMCPY3D_BATCH_OP *o, unsigned long long fl, CUstream st)
+#define BATCH3D12_PARAMS (size_t n, CUDA_MEMCPY3D_BATCH_OP *o, size_t *f, unsigned long long fl, CUstream st)
+EXPORT_AS(cuMemcpyBatchAsync, "cuMemcpyBatchAsync", 13000, 0, BATCH13_PARAMS, (d, s, n, c, a, ai, na, st))
+EXPORT_AS(cuMemcpyBatchAsync_v2_ptsz, "cuMemcpyBatchAsync", 13000, 1, BATCH13_PARAMS, (d, s, n, c, a, ai, na, st))
+EXPORT_AS(cuMemcpy3DBatchAsync, "cuMemcpy3DBatchAsync", 13000, 0, BATCH3D13_PARAMS, (n, o, fl, st))
+EXPORT_AS(cuMemcpy3DBatchAsync_v2_ptsz, "cuMemcpy3DBatchAsync", 13000, 1, BATCH3D13_PARAMS, (n, o, fl, st))
+#define EXPORT_ASM(cname, symbol, name, per_thread, params, args) \
+  CUresult cname params __asm__(symbol);                           \
+  EXPORT_AS(cname, name, 12080, per_thread, params, args)
+EXPORT_ASM(gsan_batch_12080, "cuMemcpyBatchAsync", "cuMemcpyBatchAsync", 0, BATCH12_PARAMS, (d, s, n, c, a, ai, na, f, st))
+EXPORT_ASM(gsan_batch_12080_ptsz, "cuMemcpyBatchAsync_ptsz", "cuMemcpyBatchAsync", 1, BATCH12_PARAMS,
+           (d, s, n, c, a, ai, na, f, st))
+EXPORT_ASM(gsan_batch3d_12080, "cuMemcpy3DBatchAsync", "cuMemcpy3DBatchAsync", 0, BATCH3D12_PARAMS, (n, o, f, fl, st))
+EXPORT_ASM(gsan_batch3d_12080_ptsz, "cuMemcpy3DBatchAsync_ptsz", "cuMemcpy3DBatchAsync", 1, BATCH3D12_PARAMS,
+           (n, o, f, fl, st))
 /* X(name, legacy symbol, per-thread symbol, parameters, arguments) */
 #define STREAM_EXPORTS(X) \
   X("cuMemAllocAsync", cuMemAllocAsync, cuMemAllocAsync_ptsz, (CUdeviceptr * p, size_t n, CUstream s), (p, n, s)) \

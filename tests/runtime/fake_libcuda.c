@@ -191,6 +191,28 @@ static CUresult f_Batch12(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t c, C
   fake_copies++;
   return CUDA_SUCCESS;
 }
+static CUresult f_Batch3D(size_t n, CUDA_MEMCPY3D_BATCH_OP *o, unsigned long long f, CUstream st) {
+  (void)n; (void)o; (void)f; (void)st;
+  fake_copies++;
+  return CUDA_SUCCESS;
+}
+static CUresult f_Batch3D12(size_t n, CUDA_MEMCPY3D_BATCH_OP *o, size_t *fail, unsigned long long f, CUstream st) {
+  (void)n; (void)o; (void)f; (void)st;
+  *fail = 0;
+  fake_copies++;
+  return CUDA_SUCCESS;
+}
+/* a CUDA array's handle is its element size in bytes: float with that many
+ * bytes / 4 channels; any other handle is no array */
+static CUresult f_Array3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *d, CUarray a) {
+  uintptr_t bytes = (uintptr_t)a;
+  if (bytes != 4 && bytes != 8 && bytes != 16) return CUDA_ERROR_INVALID_HANDLE;
+  memset(d, 0, sizeof *d);
+  d->Format = CU_AD_FORMAT_FLOAT;
+  d->NumChannels = (unsigned)(bytes / 4);
+  d->Width = 1024;
+  return CUDA_SUCCESS;
+}
 
 /* memory pools: the default pool is 0x5001; created pools count up from 0x6000 */
 static CUresult f_DefaultPool(CUmemoryPool *p, CUdevice d) {
@@ -341,6 +363,8 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuMemsetD2D8", (void *)f_SetD2D8},
       {"cuMemcpyPeer", (void *)f_Peer},
       {"cuMemcpyBatchAsync", (void *)f_Batch},
+      {"cuMemcpy3DBatchAsync", (void *)f_Batch3D},
+      {"cuArray3DGetDescriptor", (void *)f_Array3DGetDescriptor},
       {"cuDeviceGetDefaultMemPool", (void *)f_DefaultPool},
       {"cuMemPoolCreate", (void *)f_PoolCreate},
       {"cuMemPoolDestroy", (void *)f_PoolDestroy},
@@ -366,6 +390,10 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
   }
   if (version < 13000 && !strcmp(symbol, "cuMemcpyBatchAsync")) {
     *pfn = (void *)f_Batch12;
+    return CUDA_SUCCESS;
+  }
+  if (version < 13000 && !strcmp(symbol, "cuMemcpy3DBatchAsync")) {
+    *pfn = (void *)f_Batch3D12;
     return CUDA_SUCCESS;
   }
   if ((flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) && !strcmp(symbol, "cuMemcpyHtoD")) {

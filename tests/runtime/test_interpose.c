@@ -90,6 +90,58 @@ static void copies(CUdeviceptr a, int *calls) {
   sizes[1] = 3072;
   CUresult r = Batch12(dsts, srcs, sizes, 2, NULL, NULL, 0, &fail, NULL);
   printf("12.8 batch of exact copies: %d, its own signature: %s\n", r, fail == 0 ? "yes" : "NO");
+  /* 3D batches: b is 3 rows of 1024 bytes; a 1000-byte-wide box of 3 rows
+   * fits, a fourth row does not, nor 2 layers of 2 rows */
+  CUresult (*Batch3D)(size_t, CUDA_MEMCPY3D_BATCH_OP *, unsigned long long, CUstream) =
+      get("cuMemcpy3DBatchAsync", 0);
+  CUDA_MEMCPY3D_BATCH_OP op[2];
+  memset(op, 0, sizeof op);
+  for (int i = 0; i < 2; i++) {
+    op[i].src.type = op[i].dst.type = CU_MEMCPY_OPERAND_TYPE_POINTER;
+    op[i].src.op.ptr.ptr = (CUdeviceptr)host;
+    op[i].dst.op.ptr.ptr = b;
+    op[i].dst.op.ptr.rowLength = 1024;
+    op[i].extent.width = 1000;
+    op[i].extent.height = 3;
+    op[i].extent.depth = 1;
+    op[i].srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+  }
+  op[1].dst.op.ptr.ptr = a; /* 4000 bytes: the first 3 rows of 1024 end at 3048 */
+  printf("3D batch of boxes that fit: %d\n", Batch3D(2, op, 0, NULL));
+  op[0].extent.height = 4;
+  printf("3D batch, 4 rows into 3: %d\n", Batch3D(2, op, 0, NULL));
+  op[0].extent.height = 2;
+  op[0].extent.depth = 2;
+  op[0].dst.op.ptr.layerHeight = 2;
+  printf("3D batch, 2 layers of 2 rows into 3: %d\n", Batch3D(1, op, 0, NULL));
+  /* from a CUDA array of float4 (16-byte elements): 250 elements a row */
+  op[1].src.type = CU_MEMCPY_OPERAND_TYPE_ARRAY;
+  op[1].src.op.array.array = (CUarray)(uintptr_t)16;
+  op[1].extent.width = 250;
+  op[1].extent.height = 1;
+  op[1].dst.op.ptr.rowLength = 0;
+  printf("3D batch from a float4 array, 4000 bytes: %d\n", Batch3D(1, &op[1], 0, NULL));
+  op[1].extent.width = 251;
+  printf("3D batch from a float4 array, 4016 bytes: %d\n", Batch3D(1, &op[1], 0, NULL));
+  CUresult (*Batch3D12)(size_t, CUDA_MEMCPY3D_BATCH_OP *, size_t *, unsigned long long, CUstream) =
+      get_version("cuMemcpy3DBatchAsync", 0, 12080);
+  fail = 9;
+  printf("12.8 3D batch, 4016 bytes: %d\n", Batch3D12(1, &op[1], &fail, 0, NULL));
+  op[1].extent.width = 250;
+  r = Batch3D12(1, &op[1], &fail, 0, NULL);
+  printf("12.8 3D batch, 4000 bytes: %d, its own signature: %s\n", r, fail == 0 ? "yes" : "NO");
+  /* CUDA 12.8's exported symbols, as a -lcuda program built against 12.8 calls them */
+  CUresult (*Batch12sym)(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *, size_t,
+                         size_t *, CUstream) =
+      (CUresult(*)(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *, size_t,
+                   size_t *, CUstream))dlsym(RTLD_DEFAULT, "cuMemcpyBatchAsync");
+  sizes[1] = 3073;
+  fail = 9;
+  printf("symbol cuMemcpyBatchAsync (12.8), one copy too long: %d\n",
+         Batch12sym ? (int)Batch12sym(dsts, srcs, sizes, 2, NULL, NULL, 0, &fail, NULL) : -1);
+  sizes[1] = 3072;
+  r = Batch12sym ? Batch12sym(dsts, srcs, sizes, 2, NULL, NULL, 0, &fail, NULL) : CUDA_ERROR_NOT_FOUND;
+  printf("symbol cuMemcpyBatchAsync (12.8), exact: %d, failIdx passed on: %s\n", r, fail == 0 ? "yes" : "NO");
   printf("calls that reached the driver: %d\n", *calls - n0);
   /* the per-thread symbol of a copy, taken by name: gsan's, checked */
   CUresult (*HtoDptds)(CUdeviceptr, const void *, size_t) =
