@@ -90,8 +90,16 @@ struct rt_arena {
   unsigned ninit;                /* classes whose state is initialised */
   atomic_int last_error;
   atomic_uint_fast64_t seq, allocs, frees, live_allocs, live_bytes, mapped_data, mapped_table;
+  atomic_uint_fast64_t peak_live_allocs, peak_live_bytes, peak_mapped_data;
   rt_class cls[MAX_CLASSES];
 };
+
+/* *peak = max(*peak, v), for the high-water marks of the stats */
+static void raise_peak(atomic_uint_fast64_t *peak, uint64_t v) {
+  uint_fast64_t old = atomic_load(peak);
+  while (old < v && !atomic_compare_exchange_weak(peak, &old, v)) {
+  }
+}
 
 const char *rt_status_name(rt_status s) {
   static const char *const names[] = {"ok", "out of memory", "invalid value", "not an arena pointer",
@@ -274,7 +282,7 @@ static rt_status back_slot(rt_arena *a, unsigned k, uint64_t s, uint64_t size, s
       return vmm_fail(a, err);
     }
     m->handle = handle;
-    atomic_fetch_add(&a->mapped_data, bytes);
+    raise_peak(&a->peak_mapped_data, atomic_fetch_add(&a->mapped_data, bytes) + bytes);
     return RT_OK;
   }
   granule_meta *gm = sparse_at(&c->data, (addr - region) / g, 1);
@@ -290,7 +298,7 @@ static rt_status back_slot(rt_arena *a, unsigned k, uint64_t s, uint64_t size, s
       return vmm_fail(a, err);
     }
     gm->handle = handle;
-    atomic_fetch_add(&a->mapped_data, g);
+    raise_peak(&a->peak_mapped_data, atomic_fetch_add(&a->mapped_data, g) + g);
   }
   gm->live++;
   return RT_OK;
@@ -354,8 +362,8 @@ rt_status rt_arena_alloc(rt_arena *a, uint64_t size, uint64_t *ptr) {
   c->next = s + 1 == c->nslots ? 0 : s + 1;
   *ptr = a->base + ((uint64_t)k << a->p.region_shift) + (s << c->shift);
   atomic_fetch_add(&a->allocs, 1);
-  atomic_fetch_add(&a->live_allocs, 1);
-  atomic_fetch_add(&a->live_bytes, size);
+  raise_peak(&a->peak_live_allocs, atomic_fetch_add(&a->live_allocs, 1) + 1);
+  raise_peak(&a->peak_live_bytes, atomic_fetch_add(&a->live_bytes, size) + size);
 out:
   pthread_mutex_unlock(&c->lock);
   return st;
@@ -496,6 +504,9 @@ void rt_arena_get_stats(rt_arena *a, rt_arena_stats *s) {
   s->mapped_table_bytes = atomic_load(&a->mapped_table);
   s->allocs = atomic_load(&a->allocs);
   s->frees = atomic_load(&a->frees);
+  s->peak_live_allocs = atomic_load(&a->peak_live_allocs);
+  s->peak_live_bytes = atomic_load(&a->peak_live_bytes);
+  s->peak_mapped_data_bytes = atomic_load(&a->peak_mapped_data);
 }
 
 int rt_arena_last_error(const rt_arena *a) { return atomic_load(&a->last_error); }

@@ -85,6 +85,10 @@ typedef struct rt_arena_stats {
   uint64_t spare_data_bytes;    /* emptied granules kept to back new ones (not mapped) */
   uint64_t mapped_table_bytes;  /* physical memory behind slot tables */
   uint64_t allocs, frees;
+  /* high-water marks: live allocations, the bytes they asked for, and the
+   * physical memory behind them (its excess over the bytes asked for is
+   * the per-allocation overhead) */
+  uint64_t peak_live_allocs, peak_live_bytes, peak_mapped_data_bytes;
 } rt_arena_stats;
 void rt_arena_get_stats(rt_arena *a, rt_arena_stats *s);
 int rt_arena_last_error(const rt_arena *a);

@@ -48,6 +48,9 @@ static const option table[] = {
     {"async_tables", K_BOOL, FIELD(async_tables), "1",
      "leave slot-table writes in flight on gsan's stream and order launches after them (0: wait for each "
      "write, at every allocation and free)", NULL, 0, 0},
+    {"print_stats", K_BOOL, FIELD(print_stats), "0",
+     "print each device's memory accounting at exit: allocations, peak live bytes and the physical memory "
+     "behind them, slot tables, spare granules, the report ring", NULL, 0, 0},
 };
 #undef FIELD
 

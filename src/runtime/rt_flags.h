@@ -22,6 +22,7 @@ typedef struct rt_flags {
   int ring_capacity;     /* device records buffered between drains, a power of two */
   int monitor_ms;        /* how often the monitor thread drains the ring */
   int async_tables;      /* slot-table writes queued on gsan's stream, launches ordered after them */
+  int print_stats;       /* the arena's memory accounting at exit */
 } rt_flags;
 
 void rt_flags_defaults(rt_flags *f);

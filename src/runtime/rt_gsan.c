@@ -334,6 +334,27 @@ static void note_repeat(void *arg, const rt_seen_site *site) {
  * drain through the other, and the parent's allocations are not its leaks. */
 static void after_fork_in_child(void) { rt_gsan.forked = 1; }
 
+/* print_stats: what gsan's memory costs, per device. Fixed: slot tables,
+ * spare granules and the ring; per allocation: the physical memory behind
+ * the peak of live allocations beyond the bytes they asked for. */
+static void print_stats(void) {
+  for (int i = 0; i < RT_MAX_DEVICES; i++) {
+    rt_dev *d = &rt_gsan.dev[i];
+    if (!d->ready) continue;
+    rt_arena_stats s;
+    rt_arena_get_stats(d->arena, &s);
+    rt_gsan_say("stats: device %d: %llu allocations, %llu frees, %llu live at exit", d->device,
+                (unsigned long long)s.allocs, (unsigned long long)s.frees, (unsigned long long)s.live_allocs);
+    rt_gsan_say("stats: device %d: peak live: %llu allocations, %llu bytes asked for, %llu bytes mapped behind them",
+                d->device, (unsigned long long)s.peak_live_allocs, (unsigned long long)s.peak_live_bytes,
+                (unsigned long long)s.peak_mapped_data_bytes);
+    rt_gsan_say("stats: device %d: fixed: %llu bytes of slot tables, %llu bytes of spare granules, %llu bytes of "
+                "report ring (host)",
+                d->device, (unsigned long long)s.mapped_table_bytes, (unsigned long long)s.spare_data_bytes,
+                (unsigned long long)rt_ring_bytes(d->ring.capacity));
+  }
+}
+
 static void at_exit(void) {
   if (!rt_gsan_is_ready() || rt_gsan.forked) return;
   rt_gsan.stop = 1;
@@ -350,6 +371,7 @@ static void at_exit(void) {
     rt_err_leaks e = {ll.l, ll.n, ll.count, ll.bytes};
     rt_report_leaks(&rt_gsan.log, &e);
   }
+  if (rt_gsan.flags.print_stats) print_stats();
   if (rt_gsan.flags.verbosity)
     for (int i = 0; i < rt_gsan.suppress.n; i++)
       if (rt_gsan.suppress.s[i].hits)
