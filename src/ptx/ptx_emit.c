@@ -59,49 +59,53 @@ static const char *emit_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int
   return dst;
 }
 
-/* Arena lookup of the 64-bit value in `val` into base/size registers. */
+/* Arena lookup of the 64-bit value in `val` into base/size registers.
+ * Straight-line code, no predication: a pointer outside the arena looks up
+ * offset 0 (a table entry is always readable) and then takes the unchecked
+ * bounds by select. The slot index fits 32 bits (region_shift - min_shift
+ * <= 32, abi.md), so it is taken as one funnel shift and scaled into the
+ * entry's address by one wide multiply-add. Predicated code cost twice the
+ * instructions: ptxas turned every guarded 64-bit step into selects. */
 static void emit_lookup(ptx_buf *b, const char *val, const char *base, const char *size) {
   ptx_bprintf(b,
-          "\tld.const.v2.u64 \t{%%gsan_rd%d, %%gsan_rd%d}, [" GSAN_CTX_SYMBOL "];\n"
-          "\tsub.s64 \t%%gsan_rd%d, %s, %%gsan_rd%d;\n"
-          "\tsetp.lt.u64 \t%%gsan_p%d, %%gsan_rd%d, %%gsan_rd%d;\n"
-          "\tmov.u64 \t%s, 0;\n"
-          "\tmov.u64 \t%s, %llu;\n",
-          T_L0, T_L1, T_L2, val, T_L0, P_LOOKUP, T_L2, T_L1, base, size, (unsigned long long)GSAN_UNCHECKED_SIZE);
-  const int q = P_LOOKUP;
+              "\tld.const.v2.u64 \t{%%gsan_rd%d, %%gsan_rd%d}, [" GSAN_CTX_SYMBOL "];\n"
+              "\tsub.s64 \t%%gsan_rd%d, %s, %%gsan_rd%d;\n"
+              "\tsetp.lt.u64 \t%%gsan_p%d, %%gsan_rd%d, %%gsan_rd%d;\n"
+              "\tselp.b64 \t%%gsan_rd%d, %%gsan_rd%d, 0, %%gsan_p%d;\n",
+              T_L0, T_L1, T_L2, val, T_L0, P_LOOKUP, T_L2, T_L1, T_L2, T_L2, P_LOOKUP);
   ptx_bprintf(b,
-          "\t@%%gsan_p%d ld.const.v2.u32 \t{%%gsan_r%d, %%gsan_r%d}, [" GSAN_CTX_SYMBOL "+%d];\n"
-          "\t@%%gsan_p%d ld.const.u32 \t%%gsan_r%d, [" GSAN_CTX_SYMBOL "+%d];\n"
-          "\t@%%gsan_p%d ld.const.u64 \t%%gsan_rd%d, [" GSAN_CTX_SYMBOL "+%d];\n"
-          "\t@%%gsan_p%d shr.u64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
-          "\t@%%gsan_p%d cvt.u32.u64 \t%%gsan_r%d, %%gsan_rd%d;\n"
-          "\t@%%gsan_p%d add.u32 \t%%gsan_r%d, %%gsan_r%d, %%gsan_r%d;\n"
-          "\t@%%gsan_p%d shl.b64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
-          "\t@%%gsan_p%d add.s64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_rd%d;\n"
-          "\t@%%gsan_p%d mov.u64 \t%%gsan_rd%d, 1;\n"
-          "\t@%%gsan_p%d shl.b64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
-          "\t@%%gsan_p%d add.s64 \t%%gsan_rd%d, %%gsan_rd%d, -1;\n"
-          "\t@%%gsan_p%d and.b64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_rd%d;\n"
-          "\t@%%gsan_p%d shr.u64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
-          "\t@%%gsan_p%d shl.b64 \t%%gsan_rd%d, %%gsan_rd%d, 3;\n"
-          "\t@%%gsan_p%d add.s64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_rd%d;\n"
-          "\t@%%gsan_p%d ld.global.u64 \t%s, [%%gsan_rd%d];\n"
-          "\t@%%gsan_p%d mov.u64 \t%%gsan_rd%d, -1;\n"
-          "\t@%%gsan_p%d shl.b64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
-          "\t@%%gsan_p%d and.b64 \t%s, %s, %%gsan_rd%d;\n",
-          /* region shift -> r0, min shift -> r1; table shift -> r2; table base -> L3 */
-          q, R_L0, R_L1, GSAN_CTX_REGION_SHIFT, q, R_L2, GSAN_CTX_TABLE_SHIFT, q, T_L3, GSAN_CTX_TABLE_BASE,
-          /* k = off >> region_shift (L4); class shift r3 = k + min */
-          q, T_L4, T_L2, R_L0, q, R_L3, T_L4, q, R_L3, R_L3, R_L1,
-          /* class table: L3 += k << table_shift */
-          q, T_L4, T_L4, R_L2, q, T_L3, T_L3, T_L4,
-          /* offset in region: L4 = off & ((1 << region_shift) - 1) */
-          q, T_L5, q, T_L5, T_L5, R_L0, q, T_L5, T_L5, q, T_L4, T_L2, T_L5,
-          /* slot = L4 >> class shift; entry = L3 + slot*8 */
-          q, T_L4, T_L4, R_L3, q, T_L4, T_L4, q, T_L3, T_L3, T_L4,
-          q, size, T_L3,
-          /* base = val & (-1 << class shift) */
-          q, T_L5, q, T_L5, T_L5, R_L3, q, base, val, T_L5);
+              /* region shift -> r0, min shift -> r1; table shift -> r2; table base -> L3 */
+              "\tld.const.v2.u32 \t{%%gsan_r%d, %%gsan_r%d}, [" GSAN_CTX_SYMBOL "+%d];\n"
+              "\tld.const.u32 \t%%gsan_r%d, [" GSAN_CTX_SYMBOL "+%d];\n"
+              "\tld.const.u64 \t%%gsan_rd%d, [" GSAN_CTX_SYMBOL "+%d];\n"
+              /* k = off >> region_shift (L4, small); class shift r3 = k + min */
+              "\tshr.u64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
+              "\tcvt.u32.u64 \t%%gsan_r%d, %%gsan_rd%d;\n"
+              "\tadd.u32 \t%%gsan_r%d, %%gsan_r%d, %%gsan_r%d;\n"
+              /* class table: L3 += k << table_shift */
+              "\tshl.b64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
+              "\tadd.s64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_rd%d;\n"
+              /* offset in region: L5 = off & ((1 << region_shift) - 1) */
+              "\tshl.b64 \t%%gsan_rd%d, 1, %%gsan_r%d;\n"
+              "\tadd.s64 \t%%gsan_rd%d, %%gsan_rd%d, -1;\n"
+              "\tand.b64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_rd%d;\n"
+              /* slot (32 bits) = L5 >> class shift; entry = L3 + slot * 8 */
+              "\tshr.u64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
+              "\tcvt.u32.u64 \t%%gsan_r%d, %%gsan_rd%d;\n"
+              "\tmad.wide.u32 \t%%gsan_rd%d, %%gsan_r%d, 8, %%gsan_rd%d;\n"
+              "\tld.global.u64 \t%%gsan_rd%d, [%%gsan_rd%d];\n"
+              /* base = val & (-1 << class shift); outside the arena: 0, unchecked */
+              "\tshl.b64 \t%%gsan_rd%d, -1, %%gsan_r%d;\n"
+              "\tand.b64 \t%%gsan_rd%d, %s, %%gsan_rd%d;\n"
+              "\tselp.b64 \t%s, %%gsan_rd%d, 0, %%gsan_p%d;\n"
+              "\tselp.b64 \t%s, %%gsan_rd%d, %llu, %%gsan_p%d;\n",
+              R_L0, R_L1, GSAN_CTX_REGION_SHIFT, R_L2, GSAN_CTX_TABLE_SHIFT, T_L3, GSAN_CTX_TABLE_BASE,
+              T_L4, T_L2, R_L0, R_L3, T_L4, R_L3, R_L3, R_L1,
+              T_L4, T_L4, R_L2, T_L3, T_L3, T_L4,
+              T_L5, R_L0, T_L5, T_L5, T_L5, T_L2, T_L5,
+              T_L5, T_L5, R_L3, R_L2, T_L5, T_L3, R_L2, T_L3, T_L4, T_L3,
+              T_L5, R_L3, T_L5, val, T_L5, base, T_L5, P_LOOKUP, size, T_L4,
+              (unsigned long long)GSAN_UNCHECKED_SIZE, P_LOOKUP);
 }
 
 /* count of valid start offsets for width w: max(size - (w-1), 0) */
