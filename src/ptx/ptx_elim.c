@@ -9,13 +9,20 @@
 
 #include <string.h>
 
-/* Does register reg hold the same value at statements a and b (a before b)? */
+/* Does register reg hold the same value at statements a and b (a before b)?
+ * In one block: when no statement from a up to b writes it, however many
+ * definitions reach the block (a loop's induction pointer has two). */
 static int same_value(const ptx_fn *fn, int reg, int a, int b) {
   if (reg < 0) return 1;
+  if (fn->blk[a] == fn->blk[b]) {
+    for (int i = a; i < b; i++)
+      for (int d = fn->stmt_def0[i]; d < fn->stmt_def0[i + 1]; d++)
+        if (fn->def[d].reg == reg) return 0;
+    return 1;
+  }
   int da, db;
   if (ptx_reaching(fn, a, reg, &da, 1) != 1 || ptx_reaching(fn, b, reg, &db, 1) != 1 || da != db) return 0;
-  if (fn->blk[a] == fn->blk[b]) return 1; /* same block: no redefinition between, or db would differ */
-  return fn->reg_ndefs[reg] == 1;         /* one static definition: the value never changes */
+  return fn->reg_ndefs[reg] == 1; /* one static definition: the value never changes */
 }
 
 static int same_root(const ptx_check *x, const ptx_check *y) {

@@ -238,50 +238,83 @@ static void emit_widen(ptx_buf *b, int bits, const char *dst, const char *src, i
   else ptx_bprintf(b, "\tcvt.u64.u32 \t%s, %s;\n", dst, src);
 }
 
-/* The stub calls __gsan_report once per access its check covers; the report
- * function re-tests each one, so a merged range names the access that left
- * its bounds. Everything is widened to 64 bits for the call. */
+/* the address and width of member m of check c, widened into the report's
+ * argument registers */
+static void member_args(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const ptx_member *m, const char *pred) {
+  char aaddr[32];
+  reg_txt(aaddr, sizeof aaddr, 64, A_ADDR);
+  const char *addr = emit_addr(fs, b, c, m->imm, T_S0, R_L0);
+  if (c->bits == 64) ptx_bprintf(b, "\t%smov.u64 \t%s, %s;\n", pred, aaddr, addr);
+  else ptx_bprintf(b, "\t%scvt.u64.u32 \t%s, %s;\n", pred, aaddr, addr);
+  if (m->width) {
+    ptx_bprintf(b, "\t%smov.u64 \t%%gsan_rd%d, %d;\n", pred, A_WIDTH, m->width);
+  } else {
+    int wr = ptx_tok_reg(&fs->fn, m->wtok);
+    const char *wv = tokstr(fs, m->wtok);
+    if (wr >= 0 && fs->fn.regs.bits[wr] == 32) ptx_bprintf(b, "\t%scvt.u64.u32 \t%%gsan_rd%d, %s;\n", pred, A_WIDTH, wv);
+    else ptx_bprintf(b, "\t%smov.u64 \t%%gsan_rd%d, %s;\n", pred, A_WIDTH, wv);
+  }
+  ptx_bprintf(b, "\t%smov.u32 \t%%gsan_r%d, %d;\n", pred, R_SITE, m->site);
+}
+
+static void emit_report_call(ptx_buf *b) {
+  ptx_bprintf(b,
+              "\t{\n\t.param .b64 \t__gsan_a0;\n\t.param .b32 \t__gsan_a1;\n\t.param .b64 \t__gsan_a2;\n"
+              "\t.param .b64 \t__gsan_a3;\n\t.param .b64 \t__gsan_a4;\n\t.param .b64 \t__gsan_a5;\n"
+              "\tst.param.b64 \t[__gsan_a0], %%gsan_rd%d;\n"
+              "\tst.param.b32 \t[__gsan_a1], %%gsan_r%d;\n"
+              "\tst.param.b64 \t[__gsan_a2], %%gsan_rd%d;\n"
+              "\tst.param.b64 \t[__gsan_a3], %%gsan_rd%d;\n"
+              "\tst.param.b64 \t[__gsan_a4], %%gsan_rd%d;\n"
+              "\tst.param.b64 \t[__gsan_a5], %%gsan_rd%d;\n"
+              "\tcall.uni \t" GSAN_REPORT_FUNC ", (__gsan_a0, __gsan_a1, __gsan_a2, __gsan_a3, __gsan_a4, __gsan_a5);\n"
+              "\t}\n",
+              A_MOD, R_SITE, A_ADDR, A_BASE, A_SIZE, A_WIDTH);
+}
+
+/* The stub gathers the report's arguments for the access its check covers.
+ * Without --recover it then jumps to the function's one report block
+ * (PTX_REPORT_LABEL): a call in every stub made ptxas keep registers for
+ * all of them, and a kernel with 50 checks went from 32 registers to 128.
+ * A merged check picks, in the stub, the first member that leaves the
+ * bounds. With --recover each stub calls __gsan_report itself for every
+ * member (the function re-tests each and records those that fail), then
+ * resumes past the access. Everything is widened to 64 bits for the call. */
 void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
   int bits = c->bits;
   ptx_bprintf(b, "$L__gsan_fail_%d:\n", id);
   bounds bd = check_bounds(fs, b, c, 1);
-  char abase[32], asize[32], aaddr[32];
+  char abase[32], asize[32];
   reg_txt(abase, sizeof abase, 64, A_BASE);
   reg_txt(asize, sizeof asize, 64, A_SIZE);
-  reg_txt(aaddr, sizeof aaddr, 64, A_ADDR);
   emit_widen(b, bits, abase, bd.base, 0);
   emit_widen(b, bits, asize, bd.size, bd.size[0] != '%');
-  ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %llu;\n\t{\n\t.param .b64 \t__gsan_a0;\n\t.param .b32 \t__gsan_a1;\n"
-             "\t.param .b64 \t__gsan_a2;\n\t.param .b64 \t__gsan_a3;\n\t.param .b64 \t__gsan_a4;\n"
-             "\t.param .b64 \t__gsan_a5;\n\t.reg .b32 \t%%gsan_site;\n",
-          A_MOD, (unsigned long long)fs->modid);
-  for (int k = 0; k < c->nmem; k++) {
-    const ptx_member *m = &c->mem[k];
-    const char *addr = emit_addr(fs, b, c, m->imm, T_S0, R_L0);
-    emit_widen(b, bits, aaddr, addr, 0);
-    if (m->width) {
-      ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %d;\n", A_WIDTH, m->width);
-    } else {
-      int wr = ptx_tok_reg(&fs->fn, m->wtok);
-      const char *wv = tokstr(fs, m->wtok);
-      if (wr >= 0 && fs->fn.regs.bits[wr] == 32) ptx_bprintf(b, "\tcvt.u64.u32 \t%%gsan_rd%d, %s;\n", A_WIDTH, wv);
-      else ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %s;\n", A_WIDTH, wv);
-    }
-    ptx_bprintf(b,
-            "\tst.param.b64 \t[__gsan_a0], %%gsan_rd%d;\n"
-            "\tmov.u32 \t%%gsan_site, %d;\n"
-            "\tst.param.b32 \t[__gsan_a1], %%gsan_site;\n"
-            "\tst.param.b64 \t[__gsan_a2], %%gsan_rd%d;\n"
-            "\tst.param.b64 \t[__gsan_a3], %%gsan_rd%d;\n"
-            "\tst.param.b64 \t[__gsan_a4], %%gsan_rd%d;\n"
-            "\tst.param.b64 \t[__gsan_a5], %%gsan_rd%d;\n"
-            "\tcall.uni \t" GSAN_REPORT_FUNC ", (__gsan_a0, __gsan_a1, __gsan_a2, __gsan_a3, __gsan_a4, __gsan_a5);\n",
-            A_MOD, m->site, A_ADDR, A_BASE, A_SIZE, A_WIDTH);
-  }
-  ptx_bprintf(b, "\t}\n");
+  ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %llu;\n", A_MOD, (unsigned long long)fs->modid);
   if (!fs->o->recover) {
-    ptx_bprintf(b, "\ttrap;\n");
+    /* members from the last to the first: the first that fails is written last */
+    member_args(fs, b, c, &c->mem[c->nmem - 1], "");
+    for (int k = c->nmem - 2; k >= 0; k--) {
+      const ptx_member *m = &c->mem[k];
+      char p[32], off[32], rem[32];
+      snprintf(p, sizeof p, "@%%gsan_p%d ", P_STUB);
+      reg_txt(off, sizeof off, 64, T_S1);
+      reg_txt(rem, sizeof rem, 64, T_S2);
+      const char *addr = emit_addr(fs, b, c, m->imm, T_S0, R_L0);
+      if (bits == 64) ptx_bprintf(b, "\tsub.s64 \t%s, %s, %s;\n", off, addr, abase);
+      else ptx_bprintf(b, "\tcvt.u64.u32 \t%s, %s;\n\tsub.s64 \t%s, %s, %s;\n", off, addr, off, off, abase);
+      ptx_bprintf(b,
+                  "\tsub.s64 \t%s, %s, %s;\n"
+                  "\tsetp.gt.u64 \t%%gsan_p%d, %s, %s;\n"
+                  "\tsetp.lt.or.u64 \t%%gsan_p%d, %s, %d, %%gsan_p%d;\n",
+                  rem, asize, off, P_STUB, off, asize, P_STUB, rem, m->width, P_STUB);
+      member_args(fs, b, c, m, p);
+    }
+    ptx_bprintf(b, "\tbra.uni \t" PTX_REPORT_LABEL ";\n");
     return;
+  }
+  for (int k = 0; k < c->nmem; k++) {
+    member_args(fs, b, c, &c->mem[k], "");
+    emit_report_call(b);
   }
   /* recover: loads yield zero, the access is skipped */
   const ptx_stmt *s = fs->fn.st[c->stmt];
@@ -292,6 +325,13 @@ void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
         ptx_bprintf(b, "\tmov.b%d \t%s, 0;\n", fs->fn.regs.bits[r], fs->fn.regs.name[r]);
     }
   ptx_bprintf(b, "\tbra.uni \t$L__gsan_resume_%d;\n", id);
+}
+
+void ptx_emit_report_block(ptx_fstate *fs, ptx_buf *b) {
+  (void)fs;
+  ptx_bprintf(b, PTX_REPORT_LABEL ":\n");
+  emit_report_call(b);
+  ptx_bprintf(b, "\ttrap;\n");
 }
 
 void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, const ptx_stmt *def) {

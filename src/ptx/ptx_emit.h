@@ -40,11 +40,15 @@ typedef struct ptx_fstate {
  * numbered from RD_FIRST_ROOT. A_* are the failure stub's call arguments. */
 enum { T_ADDR = 0, T_OFF, T_CNT, T_BASE, T_SIZE, T_L0, T_L1, T_L2, T_L3, T_L4, T_L5, T_S0, T_S1, T_S2, T_S3,
        A_MOD, A_ADDR, A_BASE, A_SIZE, A_WIDTH, RD_FIRST_ROOT };
-enum { R_L0 = 0, R_L1, R_L2, R_L3, R_DYN, R_FIRST_FREE };
+enum { R_L0 = 0, R_L1, R_L2, R_L3, R_DYN, R_SITE, R_FIRST_FREE };
 enum { P_LOOKUP = 0, P_CHECK, P_STUB, P_FIRST_FREE };
 
 void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id);
 void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id);
+/* Without --recover, stubs end in one block per function that reports and
+ * traps (ptx_emit_stub); emitted once, at the function's end. */
+#define PTX_REPORT_LABEL "$L__gsan_report"
+void ptx_emit_report_block(ptx_fstate *fs, ptx_buf *b);
 void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, const ptx_stmt *def);
 /* function-entry code: declarations, and every root starting out unchecked */
 void ptx_emit_prologue(ptx_fstate *fs, ptx_buf *b);

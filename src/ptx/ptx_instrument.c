@@ -292,6 +292,7 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
   /* checks and stubs first: emitting them registers the widths that the
    * root lookups then compute counts for */
   int n = fn->nst;
+  long checks_before = fs->st->checks;
   ptx_buf *pre = calloc((size_t)n + 1, sizeof *pre), *stub = calloc((size_t)n + 1, sizeof *stub);
   ptx_buf *post = calloc((size_t)n + 1, sizeof *post);
   for (int i = 0, id = 0; i < fs->nc; i++) {
@@ -339,6 +340,7 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
       ptx_bprintf(sc, "%.*s", (int)stub[i].n, stub[i].p);
     }
   }
+  if (!fs->o->recover && fs->st->checks > checks_before) ptx_emit_report_block(fs, scopes.v[0]);
   for (int k = scopes.n - 1; k >= 0; k--) {
     ptx_buf *sc = scopes.v[k];
     flush_stubs(fs, &out, sc, n > 0 ? fn->st[n - 1] : NULL, 1, &over);
