@@ -116,7 +116,7 @@ def main():
            'Device: %s  ' % sh('nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1'),
            'Toolkit: %s  ' % sh('nvcc --version | tail -n 2 | head -n 1'),
            'compute-sanitizer: %s  ' % (sh('compute-sanitizer --version | tail -n 1') if cs_on else 'not run'),
-           'gsan: git %s' % sh('git rev-parse --short HEAD'), '',
+           'gsan: git %s' % (os.environ.get('GSAN_REV') or sh('git rev-parse --short HEAD')), '',
            'Each workload (bench/workloads) is built by `nvcc -O3 -std=c++17 -arch=sm_90` (native and',
            'compute-sanitizer) and by `gsan nvcc` with the same flags, and times itself with CUDA events: the median',
            'of %s repetitions after 2 warm-ups (compute-sanitizer: %s after 1), in ms per repetition. gsan runs' % (reps, cs_reps),

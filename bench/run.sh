@@ -11,14 +11,15 @@
 # Registers and occupancy come from each build's own cudaFuncGetAttributes,
 # build times from the two compilers. Writes docs/results/perf.md (RESULTS=
 # to change) and logs under ${OUT:-build/bench}; prints the table.
-# Usage: sh bench/run.sh [workload ...]     REPS, CS_REPS, CS=0 (skip it)
+# Usage: sh bench/run.sh [workload ...]     REPS, CS_REPS, CS=0 (skip it), BUILD_JOBS,
+# GSAN_REV (the revision to name when the copy measured has no current .git)
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 LOGDIR=${OUT:-build/bench}
 RESULTS=${RESULTS:-docs/results/perf.md}
 REPS=${REPS:-11}
-CS_REPS=${CS_REPS:-2}
+CS_REPS=${CS_REPS:-1}
 CS=${CS:-1}
 FLAGS="-O3 -std=c++17 -arch=sm_90"
 W=build/bench/workloads
@@ -34,20 +35,21 @@ if [ "$CS" = 1 ] && ! command -v compute-sanitizer >/dev/null 2>&1; then
 fi
 if [ $# -gt 0 ]; then names="$*"; else names=$(ls bench/workloads/*.cu | sed 's|.*/||; s|\.cu$||'); fi
 
-# builds, timed: native and gsan side by side (one workload at a time, so
-# that the times compare)
-: >"$LOGDIR/builds.txt"
-for n in $names; do
-  src=bench/workloads/$n.cu
-  [ -f "$src" ] || die "no workload $src"
+# builds, each timed: native and gsan nvcc of one workload one after the
+# other, workloads in parallel (BUILD_JOBS, default the CPU count)
+for n in $names; do [ -f "bench/workloads/$n.cu" ] || die "no workload bench/workloads/$n.cu"; done
+export FLAGS W GSAN LOGDIR
+echo $names | tr ' ' '\n' | xargs -P "${BUILD_JOBS:-$(nproc 2>/dev/null || echo 4)}" -I{} sh -c '
+  n={}; src=bench/workloads/$n.cu
   t0=$(date +%s.%N)
-  nvcc $FLAGS -o "$W/$n" "$src" >"$LOGDIR/$n.build-native" 2>&1 || die "native build of $n failed (see $LOGDIR/$n.build-native)"
+  nvcc $FLAGS -o "$W/$n" "$src" >"$LOGDIR/$n.build-native" 2>&1 || { echo "$n: native build failed"; exit 0; }
   t1=$(date +%s.%N)
   GSAN_CACHE="$W/cache-$n" $GSAN nvcc $FLAGS -o "$W/$n-gsan" "$src" >"$LOGDIR/$n.build-gsan" 2>&1 ||
-    die "gsan build of $n failed (see $LOGDIR/$n.build-gsan)"
+    { echo "$n: gsan build failed"; exit 0; }
   t2=$(date +%s.%N)
-  awk -v n="$n" -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "%s %.2f %.2f\n", n, b - a, c - b }' >>"$LOGDIR/builds.txt"
-done
+  awk -v n="$n" -v a="$t0" -v b="$t1" -v c="$t2" "BEGIN { printf \"%s %.2f %.2f\\n\", n, b - a, c - b }" >"$LOGDIR/$n.buildtime"'
+cat "$LOGDIR"/*.buildtime >"$LOGDIR/builds.txt" 2>/dev/null
+for n in $names; do [ -x "$W/$n" ] && [ -x "$W/$n-gsan" ] || die "$n did not build (see $LOGDIR/$n.build-*)"; done
 
 # runs: native, gsan, compute-sanitizer, each to its own log
 for n in $names; do
