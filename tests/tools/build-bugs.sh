@@ -1,16 +1,19 @@
 #!/bin/sh
-# Builds every program of the GPU bug suite with gsan nvcc, as that suite's RUN
-# lines do (8 at a time), and checks each binary carries instrumented device
-# code. Usage: build-bugs.sh GSAN OUTDIR BUGS_DIR. Prints one line per failure
-# and "built N of M".
+# Builds every .cu program of a directory with gsan nvcc (8 at a time): the
+# GPU bug suite as its RUN lines do, or the benchmark workloads; checks each
+# binary carries instrumented device code. Usage: build-bugs.sh GSAN OUTDIR
+# DIR [NVCC FLAGS...] (default flags: -g -arch=sm_90, linked with -lcuda).
+# Prints one line per failure and "built N of M".
 set -u
 gsan=$1 out=$2 dir=$3
+shift 3
+flags=${*:--g -arch=sm_90}
 mkdir -p "$out"
 export GSAN_CACHE="$out/cache"
 ls "$dir"/*.cu | xargs -P 8 -I{} sh -c '
   n=$(basename {} .cu)
-  "$0" nvcc -g -arch=sm_90 -o "$1/$n" {} -lcuda >"$1/$n.log" 2>&1 || { echo "$n: build failed"; cat "$1/$n.log"; exit 0; }
-  grep -a -q __gsan_report "$1/$n" || echo "$n: no instrumented code"' "$gsan" "$out"
+  "$0" nvcc $2 -o "$1/$n" {} -lcuda >"$1/$n.log" 2>&1 || { echo "$n: build failed"; cat "$1/$n.log"; exit 0; }
+  grep -a -q __gsan_report "$1/$n" || echo "$n: no instrumented code"' "$gsan" "$out" "$flags"
 total=0 ok=0
 for src in "$dir"/*.cu; do
   n=$(basename "$src" .cu)
