@@ -135,7 +135,7 @@ def main():
             'tables and spare granules).', '',
             '| workload | native MiB | gsan MiB | difference | peak allocations | asked MiB | per-allocation MiB | fixed MiB |',
             '|---|---:|---:|---:|---:|---:|---:|---:|'] + mrows
-    out += ['', '## Build time', '', 'Seconds of `nvcc` and of `gsan nvcc` (one build at a time).', '',
+    out += ['', '## Build time', '', 'Seconds of `nvcc` and of `gsan nvcc` for one workload, one after the other (workloads are built in parallel, BUILD_JOBS).', '',
             '| workload | nvcc s | gsan nvcc s | ratio |', '|---|---:|---:|---:|'] + brows
     if problems:
         out += ['', '## Problems', ''] + ['- ' + p for p in problems]
