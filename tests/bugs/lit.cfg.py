@@ -1,7 +1,8 @@
 # lit configuration for the planted-bug and correct programs: each .cu file is
 # built with gsan nvcc and run under gsan run, and its output must match its
 # CHECK lines. They need a GPU (feature "gpu": nvidia-smi finds one, or
-# --param gpu=1); without one they are UNSUPPORTED, and tests/nvcc/bugs_build.test
+# --param gpu=1), two for those that ask for "multi-gpu"; without them they are
+# UNSUPPORTED, and tests/nvcc/bugs_build.test
 # still builds every one of them.
 import glob
 import os
@@ -30,8 +31,20 @@ def have_gpu():
         return False
 
 
+def gpu_count():
+    smi = shutil.which('nvidia-smi')
+    try:
+        r = subprocess.run([smi, '-L'], capture_output=True, text=True, timeout=30) if smi else None
+        return r.stdout.count('GPU ') if r and r.returncode == 0 else 0
+    except (OSError, subprocess.SubprocessError):
+        return 0
+
+
 if have_gpu():
     config.available_features.add('gpu')
+    # the multi-GPU programs (feature "multi-gpu"): two devices visible
+    if gpu_count() >= 2:
+        config.available_features.add('multi-gpu')
 # PyTorch with Triton: the framework tests (.py)
 try:
     if subprocess.run(['python3', '-c', 'import torch, triton'], capture_output=True, timeout=120).returncode == 0:

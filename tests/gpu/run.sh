@@ -30,11 +30,18 @@ ls tests/bugs/*.cu | xargs -P "$JOBS" -I{} sh -c \
   'n=$(basename {} .cu); nvcc -g -lineinfo -arch=native -o '"$W"'/$n {} -lcuda >'"$W"'/$n.build 2>&1 || echo "$n: native build failed"'
 : >"$LOGDIR/compute-sanitizer.log"
 : >"$LOGDIR/cs.txt"
+: >"$LOGDIR/skipped.txt"
 # PyTorch programs run under python3, with the environment their RUN line gives
 HAVE_TORCH=0
 python3 -c 'import torch, triton' >/dev/null 2>&1 && HAVE_TORCH=1
+# programs that need two GPUs are left out of the matrix on a machine with one
+NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 for src in tests/bugs/*.cu tests/bugs/*.py; do
   case $src in */lit.cfg.py) continue ;; *.py) n=$(basename "$src" .py) ;; *) n=$(basename "$src" .cu) ;; esac
+  if [ "$NGPU" -lt 2 ] && grep -q 'REQUIRES:.*multi-gpu' "$src"; then
+    echo "$n needs-2-gpus" >>"$LOGDIR/skipped.txt"
+    continue
+  fi
   out=$W/$n.cs
   errs=
   case $src in
@@ -56,10 +63,11 @@ for src in tests/bugs/*.cu tests/bugs/*.py; do
 done
 
 # the matrix
-python3 - "$LOGDIR/gsan.txt" "$LOGDIR/cs.txt" "$RESULTS" <<'PY'
+python3 - "$LOGDIR/gsan.txt" "$LOGDIR/cs.txt" "$RESULTS" "$LOGDIR/skipped.txt" <<'PY'
 import datetime, os, re, subprocess, sys
 gsan = dict(l.split() for l in open(sys.argv[1]) if l.strip())
 cs = dict(l.split() for l in open(sys.argv[2]) if l.strip())
+skipped = sorted(l.split()[0] for l in open(sys.argv[4]) if l.strip())
 def sh(cmd):
     try:
         return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
@@ -102,6 +110,8 @@ out = ['# Detection matrix: gsan and compute-sanitizer on tests/bugs', '',
        '| program | | gsan | compute-sanitizer | what it does |', '|---|---|---|---|---|'] + rows + [
        '', 'compute-sanitizer: detected %d/%d bugs, %d false positives on %d correct programs' % (c_found, nb, c_fp, nc),
        'gsan: detected %d/%d bugs, %d false positives on %d correct programs' % (g_found, nb, g_fp, nc)]
+if skipped:
+    out[-2:-2] = ['Not run (they need two GPUs, this machine has fewer): %s' % ', '.join(skipped), '']
 os.makedirs(os.path.dirname(sys.argv[3]) or '.', exist_ok=True)
 open(sys.argv[3], 'w').write('\n'.join(out) + '\n')
 print('\n'.join(out[-(len(rows) + 5):]))
