@@ -60,9 +60,10 @@ static const char *emit_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int
 }
 
 /* Arena lookup of the 64-bit value in `val` into base/size registers.
- * Straight-line code, no predication: a pointer outside the arena looks up
- * offset 0 (a table entry is always readable) and then takes the unchecked
- * bounds by select. The slot index fits 32 bits (region_shift - min_shift
+ * Straight-line code: a pointer outside the arena computes the entry address
+ * of offset 0 and takes the unchecked bounds by select; only the table load
+ * itself is predicated, since with no arena (a module whose __gsan_ctx was
+ * never filled: zeros) that address is no memory at all. The slot index fits 32 bits (region_shift - min_shift
  * <= 32, abi.md), so it is taken as one funnel shift and scaled into the
  * entry's address by one wide multiply-add. Predicated code cost twice the
  * instructions: ptxas turned every guarded 64-bit step into selects. */
@@ -93,7 +94,7 @@ static void emit_lookup(ptx_buf *b, const char *val, const char *base, const cha
               "\tshr.u64 \t%%gsan_rd%d, %%gsan_rd%d, %%gsan_r%d;\n"
               "\tcvt.u32.u64 \t%%gsan_r%d, %%gsan_rd%d;\n"
               "\tmad.wide.u32 \t%%gsan_rd%d, %%gsan_r%d, 8, %%gsan_rd%d;\n"
-              "\tld.global.u64 \t%%gsan_rd%d, [%%gsan_rd%d];\n"
+              "\t@%%gsan_p%d ld.global.u64 \t%%gsan_rd%d, [%%gsan_rd%d];\n"
               /* base = val & (-1 << class shift); outside the arena: 0, unchecked */
               "\tshl.b64 \t%%gsan_rd%d, -1, %%gsan_r%d;\n"
               "\tand.b64 \t%%gsan_rd%d, %s, %%gsan_rd%d;\n"
@@ -103,7 +104,7 @@ static void emit_lookup(ptx_buf *b, const char *val, const char *base, const cha
               T_L4, T_L2, R_L0, R_L3, T_L4, R_L3, R_L3, R_L1,
               T_L4, T_L4, R_L2, T_L3, T_L3, T_L4,
               T_L5, R_L0, T_L5, T_L5, T_L5, T_L2, T_L5,
-              T_L5, T_L5, R_L3, R_L2, T_L5, T_L3, R_L2, T_L3, T_L4, T_L3,
+              T_L5, T_L5, R_L3, R_L2, T_L5, T_L3, R_L2, T_L3, P_LOOKUP, T_L4, T_L3,
               T_L5, R_L3, T_L5, val, T_L5, base, T_L5, P_LOOKUP, size, T_L4,
               (unsigned long long)GSAN_UNCHECKED_SIZE, P_LOOKUP);
 }

@@ -153,6 +153,9 @@ void rt_gsan_init_driver(void *get_proc) {
     GET(StreamCreate, "cuStreamCreate");
     GET(MemcpyHtoDAsync, "cuMemcpyHtoDAsync");
     GET(ThreadExchangeStreamCaptureMode, "cuThreadExchangeStreamCaptureMode");
+    GET(CtxGetCurrent, "cuCtxGetCurrent");
+    GET(CtxPushCurrent, "cuCtxPushCurrent");
+    GET(CtxPopCurrent, "cuCtxPopCurrent");
     *(void **)&rt_gsan.vmm_api.MemAddressReserve = rt_gsan_real("cuMemAddressReserve");
     *(void **)&rt_gsan.vmm_api.MemAddressFree = rt_gsan_real("cuMemAddressFree");
     *(void **)&rt_gsan.vmm_api.MemCreate = rt_gsan_real("cuMemCreate");
@@ -406,6 +409,7 @@ static void set_up(rt_dev *d, CUdevice dev) {
   rt_gsan.cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
   d->arch = major * 10 + minor;
   d->device = (int)dev;
+  if (!rt_gsan.cu.CtxGetCurrent || rt_gsan.cu.CtxGetCurrent(&d->cuctx) != CUDA_SUCCESS) d->cuctx = NULL;
   int err = rt_vmm_cuda(&d->vmm, &rt_gsan.vmm_api, (int)dev);
   rt_arena_params p = rt_arena_default_params((int)dev);
   rt_status st = err ? RT_VMM_ERROR : rt_arena_create(&d->vmm, &p, &d->arena);
@@ -440,6 +444,9 @@ static void set_up(rt_dev *d, CUdevice dev) {
   memcpy(d->ctx + GSAN_CTX_RING, &dring, 8);
   memcpy(d->ctx + GSAN_CTX_RING_CTL, &d->ring_ctl, 8);
   __atomic_store_n(&d->ready, 1, __ATOMIC_RELEASE);
+  /* libraries loaded while another device was current hold that device's
+   * arena in this context's copy of their __gsan_ctx, or nothing */
+  rt_gsan_fill_libraries(d);
   if (!rt_gsan.ready) {
     __atomic_store_n(&rt_gsan.ready, 1, __ATOMIC_RELEASE);
     start();

@@ -35,6 +35,7 @@ typedef struct rt_dev {
   rt_vmm vmm;
   rt_arena *arena;
   CUstream own_stream; /* non-blocking, for gsan's own copies; 0 when none */
+  CUcontext cuctx;     /* the context it was set up in (own_stream's) */
   rt_ring ring;
   CUdeviceptr ring_ctl;
   unsigned char ctx[GSAN_CTX_BYTES]; /* what each module's __gsan_ctx gets */
@@ -62,6 +63,9 @@ typedef struct rt_gsan_ctx {
     CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
     CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
     CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
+    CUresult (*CtxGetCurrent)(CUcontext *);
+    CUresult (*CtxPushCurrent)(CUcontext);
+    CUresult (*CtxPopCurrent)(CUcontext *);
   } cu;
   rt_cuda_api vmm_api;
   rt_dev dev[RT_MAX_DEVICES];
@@ -103,6 +107,9 @@ rt_status rt_gsan_find(uint64_t ptr, rt_alloc_info *info);
  * (takes records whose writer died mid-write). In halt mode a device report
  * ends the process with exitcode. */
 void rt_gsan_drain(int final);
+/* Fills __gsan_ctx in every library loaded so far, as d's context sees it
+ * (rt_hooks_module.c): called when d is set up, in its context. */
+void rt_gsan_fill_libraries(const rt_dev *d);
 /* Keeps a loaded module's site tables (takes them; duplicates are freed). */
 void rt_gsan_add_tables(rt_site_table **tables, int n);
 /* 1 for the errors that leave the context dead (a trap among them) */

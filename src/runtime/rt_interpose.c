@@ -120,6 +120,7 @@ EXPORT(cuMemAllocPitch, (CUdeviceptr * p, size_t *pitch, size_t w, size_t h, uns
 EXPORT(cuModuleLoadData, (CUmodule * m, const void *image), (m, image))
 EXPORT(cuModuleLoadDataEx, (CUmodule * m, const void *image, unsigned n, CUjit_option *o, void **v), (m, image, n, o, v))
 EXPORT(cuLibraryLoadData, (CUlibrary * l, const void *c, CUjit_option *jo, void **jv, unsigned nj, CUlibraryOption *lo, void **lv, unsigned nl), (l, c, jo, jv, nj, lo, lv, nl))
+EXPORT(cuLibraryUnload, (CUlibrary l), (l))
 EXPORT(cuMemPoolCreate, (CUmemoryPool * pool, const CUmemPoolProps *props), (pool, props))
 EXPORT(cuMemPoolDestroy, (CUmemoryPool pool), (pool))
 EXPORT(cuGraphAddMemAllocNode, (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUDA_MEM_ALLOC_NODE_PARAMS *p), (n, g, d, nd, p))
