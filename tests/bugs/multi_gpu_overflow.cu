@@ -12,7 +12,7 @@
 // CHECK: is located 0 bytes after 4000-byte region
 // CHECK: allocated by host thread T0 here:
 // CHECK-NEXT: #0 cudaMalloc
-// CHECK: main {{.*}}multi_gpu_overflow.cu:33
+// CHECK: main {{.*}}multi_gpu_overflow.cu:32
 // CHECK-NOT: device 1: no error
 #include <cstdio>
 __global__ void fill(float *a, int n, int last) {
