@@ -84,7 +84,7 @@ static int fill_library(const rt_dev *d, CUlibrary lib) {
 }
 
 void rt_gsan_fill_libraries(const rt_dev *d) {
-  static CUlibrary copy[MAX_LIBS];
+  static CUlibrary copy[MAX_LIBS]; /* set-up runs under rt_gsan.lock: one caller at a time */
   pthread_mutex_lock(&libs.lock);
   unsigned n = libs.n;
   memcpy(copy, libs.lib, n * sizeof *copy);
@@ -95,13 +95,19 @@ void rt_gsan_fill_libraries(const rt_dev *d) {
 static CUresult w_LibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jo, void **jv, unsigned nj,
                                   CUlibraryOption *lo, void **lv, unsigned nl) {
   CUresult r = real.LibraryLoadData(lib, code, jo, jv, nj, lo, lv, nl);
-  rt_dev *here;
-  if (r != CUDA_SUCCESS || !(here = rt_gsan_dev_here())) return r;
-  if (!fill_library(here, *lib)) return r;
-  keep_tables(here, code);
+  if (r != CUDA_SUCCESS) return r;
+  /* kept for devices set up later: an instrumented library, or any loaded
+   * with no context current (libraries allow it), whose copies get filled
+   * at set-up; the site tables, though, are read only here, for the
+   * current device's architecture */
+  rt_dev *here = rt_gsan_dev_here();
+  int mine = here && fill_library(here, *lib);
+  if (here && !mine) return r;
   pthread_mutex_lock(&libs.lock);
   if (libs.n < MAX_LIBS) libs.lib[libs.n++] = *lib;
   pthread_mutex_unlock(&libs.lock);
+  if (!mine) return r;
+  keep_tables(here, code);
   /* the other devices set up so far: their contexts' copies, each filled
    * with that context current */
   for (int i = 0; i < RT_MAX_DEVICES; i++) {
