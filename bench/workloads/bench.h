@@ -11,6 +11,7 @@
 // reduction orders): run.sh compares gsan's with the native one.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -116,4 +117,75 @@ static inline void bench_report(const char *name, double ms, const bench_args &a
   // difference to the native run is everything gsan's memory costs
   size_t free_b = 0, total_b = 0;
   if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) printf("memory %zu\n", total_b - free_b);
+}
+
+// A value in [0, 1) from an index (integer hash), the same on every run: the
+// workloads' deterministic inputs.
+static inline float bench_unit_hash(uint32_t i) {
+  i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16;
+  return (float)(i >> 8) * (1.0f / 16777216.0f);
+}
+
+// A value in [-1, 1) from an index and a seed (integer hash, exact
+// arithmetic), the same on every run.
+static inline float bench_signed_hash(uint32_t i, uint32_t seed) {
+  uint32_t h = i * 0x9E3779B1u ^ seed;
+  h ^= h >> 16; h *= 0x85EBCA6Bu; h ^= h >> 13; h *= 0xC2B2AE35u; h ^= h >> 16;
+  return (float)(h >> 8) * (2.0f / 16777216.0f) - 1.0f;
+}
+
+// splitmix64: a fixed-seed generator of 64-bit draws (advances s).
+static inline uint64_t bench_splitmix64(uint64_t &s) {
+  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// The CPU check of one element C[r][c] of a GEMM C = A * B (row-major, A is
+// M x K, B is K x N) against a reference in double: false when it is off by
+// more than 1e-3 of sum |a_k b_k| (the dot product's scale), which is reported
+// on stderr, naming the program, when report is set (callers: the first miss).
+static inline bool bench_gemm_element_ok(const char *name, const float *A, const float *B,
+                                         const float *C, int N, int K, int r, int c, bool report) {
+  double ref = 0, scale = 0;
+  for (int k = 0; k < K; k++) {
+    double p = (double)A[(size_t)r * K + k] * (double)B[(size_t)k * N + c];
+    ref += p; scale += fabs(p);
+  }
+  if (fabs((double)C[(size_t)r * N + c] - ref) > 1e-3 * scale) {
+    if (report) fprintf(stderr, "%s: C[%d][%d] = %g, expected %g\n", name, r, c, C[(size_t)r * N + c], ref);
+    return false;
+  }
+  return true;
+}
+
+// Copies the w x h box at (x0, y0) of a grid with rows of pitch floats into
+// dst, packed (rows of w): the stencils' CPU references cut their dependency
+// cone out of the initial grid with it, and the checked box out of the cone.
+static inline void bench_copy_box2d(const float *src, size_t pitch, int x0, int y0, int w, int h,
+                                    float *dst) {
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) dst[(size_t)y * w + x] = src[(size_t)(y0 + y) * pitch + (x0 + x)];
+}
+
+// The same for the w x h x d box at (x0, y0, z0) of a grid whose planes are
+// plane floats apart (dst packed: planes of w x h).
+static inline void bench_copy_box3d(const float *src, size_t pitch, size_t plane, int x0, int y0,
+                                    int z0, int w, int h, int d, float *dst) {
+  for (int z = 0; z < d; z++)
+    bench_copy_box2d(src + (size_t)(z0 + z) * plane, pitch, x0, y0, w, h, dst + (size_t)z * w * h);
+}
+
+// The device buffers of a stencil that ping-pongs between cur and nxt:
+// pristine holds init (bytes long), for every repetition to restore cur from,
+// and cur and nxt start as copies of it.
+static inline void bench_alloc_pingpong(const void *init, size_t bytes, float **pristine,
+                                        float **cur, float **nxt) {
+  BENCH_CHECK(cudaMalloc(pristine, bytes));
+  BENCH_CHECK(cudaMalloc(cur, bytes));
+  BENCH_CHECK(cudaMalloc(nxt, bytes));
+  BENCH_CHECK(cudaMemcpy(*pristine, init, bytes, cudaMemcpyHostToDevice));
+  BENCH_CHECK(cudaMemcpy(*cur, *pristine, bytes, cudaMemcpyDeviceToDevice));
+  BENCH_CHECK(cudaMemcpy(*nxt, *pristine, bytes, cudaMemcpyDeviceToDevice));
 }

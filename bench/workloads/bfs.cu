@@ -36,13 +36,6 @@ __global__ void bfs_expand(const int *__restrict__ row, const int *__restrict__ 
   }
 }
 
-static inline uint64_t splitmix64(uint64_t &s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 int main(int argc, char **argv) {
   bench_args a = bench_parse(argc, argv);
   const int n = 1 << 23;  // 8 Mi vertices, ~134 M edges: 537 MB of column indices
@@ -55,10 +48,10 @@ int main(int argc, char **argv) {
   std::vector<int> row(n + 1);
   uint64_t seed = 0x5eed0bf5ull;
   row[0] = 0;
-  for (int u = 0; u < n; u++) row[u + 1] = row[u] + 8 + (int)(splitmix64(seed) % 17);
+  for (int u = 0; u < n; u++) row[u + 1] = row[u] + 8 + (int)(bench_splitmix64(seed) % 17);
   const size_t m = (size_t)row[n];
   std::vector<int> col(m);
-  for (size_t e = 0; e < m; e++) col[e] = (int)(splitmix64(seed) % (uint64_t)n);
+  for (size_t e = 0; e < m; e++) col[e] = (int)(bench_splitmix64(seed) % (uint64_t)n);
 
   int *d_row, *d_col, *d_level, *d_q0, *d_q1, *d_counts;
   BENCH_CHECK(cudaMalloc(&d_row, (n + 1) * sizeof(int)));

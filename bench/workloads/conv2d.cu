@@ -31,12 +31,6 @@ __global__ void conv2d(float *out, const float *in, int w, int h) {
   }
 }
 
-// A value in [0, 1) from an index (integer hash), the same on every run.
-static inline float unit_hash(uint32_t i) {
-  i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16;
-  return (float)(i >> 8) * (1.0f / 16777216.0f);
-}
-
 static float reference_pixel(const std::vector<float> &img, const float *f, int w, int h, int x, int y) {
   float acc = 0.0f;
   for (int j = -R; j <= R; j++) {
@@ -59,7 +53,7 @@ int main(int argc, char **argv) {
   for (int k = 0; k < FW * FW; k++) sum += filt[k] = (float)(1 + (k * 7) % 11);
   for (int k = 0; k < FW * FW; k++) filt[k] /= sum;
   std::vector<float> img(n);
-  for (size_t i = 0; i < n; i++) img[i] = 1.0f + unit_hash((uint32_t)i);
+  for (size_t i = 0; i < n; i++) img[i] = 1.0f + bench_unit_hash((uint32_t)i);
 
   float *in, *out;
   BENCH_CHECK(cudaMalloc(&in, bytes));

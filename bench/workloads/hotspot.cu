@@ -34,12 +34,6 @@ __global__ void hotspot(float *tout, const float *tin, const float *power, int n
   }
 }
 
-// A value in [0, 1) from an index (integer hash), the same on every run.
-static inline float unit_hash(uint32_t i) {
-  i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16;
-  return (float)(i >> 8) * (1.0f / 16777216.0f);
-}
-
 struct coeffs { float sdc, rx1, ry1, rz1, amb; };
 
 // CPU reference: the box [x0, x0+bw) x [y0, y0+bh) after k steps from the
@@ -52,8 +46,7 @@ static void reference_box(const std::vector<float> &temp, const std::vector<floa
   int ey0 = std::max(0, y0 - k), ey1 = std::min(ny, y0 + bh + k);
   int lw = ex1 - ex0, lh = ey1 - ey0;
   std::vector<float> a((size_t)lw * lh);
-  for (int y = ey0; y < ey1; y++)
-    for (int x = ex0; x < ex1; x++) a[(size_t)(y - ey0) * lw + (x - ex0)] = temp[(size_t)y * nx + x];
+  bench_copy_box2d(temp.data(), nx, ex0, ey0, lw, lh, a.data());
   std::vector<float> b = a;
   auto at = [&](int x, int y) {  // clamped to the grid, which the cone's array covers
     x = std::min(std::max(x, 0), nx - 1);
@@ -74,9 +67,7 @@ static void reference_box(const std::vector<float> &temp, const std::vector<floa
     std::swap(a, b);
   }
   res.resize((size_t)bw * bh);
-  for (int y = 0; y < bh; y++)
-    for (int x = 0; x < bw; x++)
-      res[(size_t)y * bw + x] = a[(size_t)(y0 + y - ey0) * lw + (x0 + x - ex0)];
+  bench_copy_box2d(a.data(), lw, x0 - ex0, y0 - ey0, bw, bh, res.data());
 }
 
 int main(int argc, char **argv) {
@@ -99,8 +90,8 @@ int main(int argc, char **argv) {
 
   std::vector<float> temp0(n), pw(n);
   for (size_t i = 0; i < n; i++) {
-    temp0[i] = 323.0f + 10.0f * unit_hash((uint32_t)i);
-    pw[i] = 0.01f * unit_hash((uint32_t)i ^ 0x9e3779b9u);
+    temp0[i] = 323.0f + 10.0f * bench_unit_hash((uint32_t)i);
+    pw[i] = 0.01f * bench_unit_hash((uint32_t)i ^ 0x9e3779b9u);
   }
 
   float *pristine, *cur, *nxt, *power;

@@ -17,12 +17,6 @@ __global__ void jacobi2d(float *out, const float *in, int nx, int ny) {
   }
 }
 
-// A value in [0, 1) from an index (integer hash), the same on every run.
-static inline float unit_hash(uint32_t i) {
-  i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16;
-  return (float)(i >> 8) * (1.0f / 16777216.0f);
-}
-
 // CPU reference: the box [x0, x0+bw) x [y0, y0+bh) after k sweeps from init,
 // computed on the box's dependency cone only (the box grown by k, clipped to
 // the grid, shrinking by one cell per sweep).
@@ -32,8 +26,7 @@ static void reference_box(const std::vector<float> &init, int nx, int ny, int k,
   int ey0 = std::max(0, y0 - k), ey1 = std::min(ny, y0 + bh + k);
   int lw = ex1 - ex0, lh = ey1 - ey0;
   std::vector<float> a((size_t)lw * lh);
-  for (int y = ey0; y < ey1; y++)
-    for (int x = ex0; x < ex1; x++) a[(size_t)(y - ey0) * lw + (x - ex0)] = init[(size_t)y * nx + x];
+  bench_copy_box2d(init.data(), nx, ex0, ey0, lw, lh, a.data());
   std::vector<float> b = a;
   for (int s = 1; s <= k; s++) {
     int r = k - s;
@@ -47,9 +40,7 @@ static void reference_box(const std::vector<float> &init, int nx, int ny, int k,
     std::swap(a, b);
   }
   res.resize((size_t)bw * bh);
-  for (int y = 0; y < bh; y++)
-    for (int x = 0; x < bw; x++)
-      res[(size_t)y * bw + x] = a[(size_t)(y0 + y - ey0) * lw + (x0 + x - ex0)];
+  bench_copy_box2d(a.data(), lw, x0 - ex0, y0 - ey0, bw, bh, res.data());
 }
 
 int main(int argc, char **argv) {
@@ -65,20 +56,16 @@ int main(int argc, char **argv) {
   for (int y = 0; y < ny; y++)
     for (int x = 0; x < nx; x++) {
       size_t i = (size_t)y * nx + x;
-      float v = 1.0f + unit_hash((uint32_t)i);
+      float v = 1.0f + bench_unit_hash((uint32_t)i);
       if (y == 0) v = 3.0f;
       else if (y == ny - 1 || x == 0 || x == nx - 1) v = 1.0f + (float)(y % 1024) / 1024.0f;
       init[i] = v;
     }
 
+  // Both buffers (cur and nxt start as copies of pristine) carry the boundary,
+  // which the sweeps never write.
   float *pristine, *cur, *nxt;
-  BENCH_CHECK(cudaMalloc(&pristine, bytes));
-  BENCH_CHECK(cudaMalloc(&cur, bytes));
-  BENCH_CHECK(cudaMalloc(&nxt, bytes));
-  BENCH_CHECK(cudaMemcpy(pristine, init.data(), bytes, cudaMemcpyHostToDevice));
-  // Both buffers carry the boundary, which the sweeps never write.
-  BENCH_CHECK(cudaMemcpy(cur, pristine, bytes, cudaMemcpyDeviceToDevice));
-  BENCH_CHECK(cudaMemcpy(nxt, pristine, bytes, cudaMemcpyDeviceToDevice));
+  bench_alloc_pingpong(init.data(), bytes, &pristine, &cur, &nxt);
 
   dim3 block(32, 8), grid((nx + 31) / 32, (ny + 7) / 8);
   bench_kernel("jacobi2d", (const void *)jacobi2d, block.x * block.y, 0);

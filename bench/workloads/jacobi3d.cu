@@ -27,12 +27,6 @@ __global__ void jacobi3d(float *out, const float *in, int nx, int ny, int nz, fl
   }
 }
 
-// A value in [0, 1) from an index (integer hash), the same on every run.
-static inline float unit_hash(uint32_t i) {
-  i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16;
-  return (float)(i >> 8) * (1.0f / 16777216.0f);
-}
-
 // CPU reference: the box [o, o+b) (per dimension) after k sweeps from init,
 // computed on the box's dependency cone only (the box grown by k, clipped to
 // the grid, shrinking by one cell per sweep).
@@ -46,11 +40,7 @@ static void reference_box(const std::vector<float> &init, const int n[3], int k,
   }
   const size_t lx = l[0], lp = (size_t)l[0] * l[1];
   std::vector<float> a(lp * l[2]);
-  for (int z = e0[2]; z < e1[2]; z++)
-    for (int y = e0[1]; y < e1[1]; y++)
-      for (int x = e0[0]; x < e1[0]; x++)
-        a[(z - e0[2]) * lp + (y - e0[1]) * lx + (x - e0[0])] =
-            init[((size_t)z * n[1] + y) * n[0] + x];
+  bench_copy_box3d(init.data(), n[0], (size_t)n[0] * n[1], e0[0], e0[1], e0[2], l[0], l[1], l[2], a.data());
   std::vector<float> bb = a;
   for (int s = 1; s <= k; s++) {
     int r = k - s, u0[3], u1[3];
@@ -67,11 +57,7 @@ static void reference_box(const std::vector<float> &init, const int n[3], int k,
     std::swap(a, bb);
   }
   res.resize((size_t)b * b * b);
-  for (int z = 0; z < b; z++)
-    for (int y = 0; y < b; y++)
-      for (int x = 0; x < b; x++)
-        res[((size_t)z * b + y) * b + x] =
-            a[(o[2] + z - e0[2]) * lp + (o[1] + y - e0[1]) * lx + (o[0] + x - e0[0])];
+  bench_copy_box3d(a.data(), lx, lp, o[0] - e0[0], o[1] - e0[1], o[2] - e0[2], b, b, b, res.data());
 }
 
 int main(int argc, char **argv) {
@@ -89,21 +75,17 @@ int main(int argc, char **argv) {
     for (int y = 0; y < ny; y++)
       for (int x = 0; x < nx; x++) {
         size_t i = ((size_t)z * ny + y) * nx + x;
-        float v = 1.0f + unit_hash((uint32_t)i);
+        float v = 1.0f + bench_unit_hash((uint32_t)i);
         if (z == 0) v = 3.0f;
         else if (z == nz - 1 || y == 0 || y == ny - 1 || x == 0 || x == nx - 1)
           v = 1.0f + (float)z / (float)nz;
         init[i] = v;
       }
 
+  // Both buffers (cur and nxt start as copies of pristine) carry the boundary,
+  // which the sweeps never write.
   float *pristine, *cur, *nxt;
-  BENCH_CHECK(cudaMalloc(&pristine, bytes));
-  BENCH_CHECK(cudaMalloc(&cur, bytes));
-  BENCH_CHECK(cudaMalloc(&nxt, bytes));
-  BENCH_CHECK(cudaMemcpy(pristine, init.data(), bytes, cudaMemcpyHostToDevice));
-  // Both buffers carry the boundary, which the sweeps never write.
-  BENCH_CHECK(cudaMemcpy(cur, pristine, bytes, cudaMemcpyDeviceToDevice));
-  BENCH_CHECK(cudaMemcpy(nxt, pristine, bytes, cudaMemcpyDeviceToDevice));
+  bench_alloc_pingpong(init.data(), bytes, &pristine, &cur, &nxt);
 
   dim3 block(32, 8), grid((nx + 31) / 32, (ny + 7) / 8, (nz + ZCHUNK - 1) / ZCHUNK);  // 16384 blocks
   bench_kernel("jacobi3d", (const void *)jacobi3d, block.x * block.y, 0);

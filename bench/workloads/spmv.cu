@@ -22,32 +22,24 @@ __global__ void spmv_warp(int m, const int *rowptr, const int *cols, const float
   if (lane == 0) y[row] = s;
 }
 
-// splitmix64: the fixed-seed generator of the matrix and the vector.
-static inline uint64_t next(uint64_t &st) {
-  uint64_t z = (st += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 int main(int argc, char **argv) {
   bench_args a = bench_parse(argc, argv);
   const int m = 1 << 22;  // rows = columns; ~151M nonzeros: 1.1 GiB of values and column indices
   const int iters = 44;   // 1.2 GiB streamed + 151M gathers of x (16 MiB, L2-resident) per product: ~1.4 ms apiece (measured on the H100; latency-bound), ~63 ms per repetition
   std::vector<int> hrow(m + 1), hcol;
   std::vector<float> hval, hx(m);
-  uint64_t st = 12345;
+  uint64_t st = 12345;  // splitmix64's state: the fixed seed of the matrix and the vector
   hrow[0] = 0;
-  for (int r = 0; r < m; r++) hrow[r + 1] = hrow[r] + 8 + (int)(next(st) % 57);
+  for (int r = 0; r < m; r++) hrow[r + 1] = hrow[r] + 8 + (int)(bench_splitmix64(st) % 57);
   const size_t nnz = (size_t)hrow[m];
   hcol.resize(nnz);
   hval.resize(nnz);
   for (size_t j = 0; j < nnz; j++) {
-    uint64_t z = next(st);
+    uint64_t z = bench_splitmix64(st);
     hcol[j] = (int)(z % (uint64_t)m);
     hval[j] = 0.5f + (float)(z >> 40) * (1.0f / 16777216.0f);  // [0.5, 1.5)
   }
-  for (int c = 0; c < m; c++) hx[c] = (float)(next(st) >> 40) * (1.0f / 16777216.0f);  // [0, 1)
+  for (int c = 0; c < m; c++) hx[c] = (float)(bench_splitmix64(st) >> 40) * (1.0f / 16777216.0f);  // [0, 1)
   int *rowptr, *cols;
   float *vals, *x, *y;
   BENCH_CHECK(cudaMalloc(&rowptr, (m + 1) * sizeof(int)));

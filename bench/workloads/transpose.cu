@@ -25,12 +25,6 @@ __global__ void transpose(float *out, const float *in, int nx, int ny) {
     if (x < ny && y + j < nx) out[(size_t)(y + j) * ny + x] = tile[threadIdx.x][threadIdx.y + j];
 }
 
-// A value from an index (integer hash), the same on every run.
-static inline float unit_hash(uint32_t i) {
-  i ^= i >> 16; i *= 0x7feb352du; i ^= i >> 15; i *= 0x846ca68bu; i ^= i >> 16;
-  return (float)(i >> 8) * (1.0f / 16777216.0f);
-}
-
 int main(int argc, char **argv) {
   bench_args a = bench_parse(argc, argv);
   const int nx = 19000, ny = 14000;  // input ny rows of nx; 0.99 GiB per matrix, two: 1.98 GiB
@@ -39,7 +33,7 @@ int main(int argc, char **argv) {
                          // ~62 ms per repetition
 
   std::vector<float> m(n);
-  for (size_t i = 0; i < n; i++) m[i] = unit_hash((uint32_t)i) + (float)(i % 1024);
+  for (size_t i = 0; i < n; i++) m[i] = bench_unit_hash((uint32_t)i) + (float)(i % 1024);
 
   float *in, *out;
   BENCH_CHECK(cudaMalloc(&in, bytes));
