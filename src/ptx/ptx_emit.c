@@ -63,10 +63,11 @@ static const char *emit_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int
  * Straight-line code: a pointer outside the arena computes the entry address
  * of offset 0 and takes the unchecked bounds by select; only the table load
  * itself is predicated, since with no arena (a module whose __gsan_ctx was
- * never filled: zeros) that address is no memory at all. The slot index fits 32 bits (region_shift - min_shift
- * <= 32, abi.md), so it is taken as one funnel shift and scaled into the
- * entry's address by one wide multiply-add. Predicated code cost twice the
- * instructions: ptxas turned every guarded 64-bit step into selects. */
+ * never filled: zeros) that address is no memory at all. Predicating every
+ * step cost twice the instructions: ptxas turned each guarded 64-bit step
+ * into selects. The slot index fits 32 bits (region_shift - min_shift <= 32,
+ * abi.md): one funnel shift, scaled into the entry's address by one wide
+ * multiply-add. */
 static void emit_lookup(ptx_buf *b, const char *val, const char *base, const char *size) {
   ptx_bprintf(b,
               "\tld.const.v2.u64 \t{%%gsan_rd%d, %%gsan_rd%d}, [" GSAN_CTX_SYMBOL "];\n"
@@ -234,26 +235,25 @@ void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
   ptx_bprintf(b, "\t@%%gsan_p%d bra \t$L__gsan_fail_%d;\n", P_CHECK, id);
 }
 
-static void emit_widen(ptx_buf *b, int bits, const char *dst, const char *src, int is_imm) {
-  if (bits == 64 || is_imm) ptx_bprintf(b, "\tmov.u64 \t%s, %s;\n", dst, src);
-  else ptx_bprintf(b, "\tcvt.u64.u32 \t%s, %s;\n", dst, src);
+/* dst = src widened to 64 bits, under pred ("" or "@%p ") */
+static void emit_widen(ptx_buf *b, const char *pred, int bits, const char *dst, const char *src, int is_imm) {
+  if (bits == 64 || is_imm) ptx_bprintf(b, "\t%smov.u64 \t%s, %s;\n", pred, dst, src);
+  else ptx_bprintf(b, "\t%scvt.u64.u32 \t%s, %s;\n", pred, dst, src);
 }
 
-/* the address and width of member m of check c, widened into the report's
- * argument registers */
-static void member_args(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const ptx_member *m, const char *pred) {
-  char aaddr[32];
-  reg_txt(aaddr, sizeof aaddr, 64, A_ADDR);
-  const char *addr = emit_addr(fs, b, c, m->imm, T_S0, R_L0);
-  if (c->bits == 64) ptx_bprintf(b, "\t%smov.u64 \t%s, %s;\n", pred, aaddr, addr);
-  else ptx_bprintf(b, "\t%scvt.u64.u32 \t%s, %s;\n", pred, aaddr, addr);
+/* member m of check c into the report's argument registers, under pred:
+ * its address (already computed in addr), width and site */
+static void member_args(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const ptx_member *m, const char *addr,
+                        const char *pred) {
+  char reg[32];
+  reg_txt(reg, sizeof reg, 64, A_ADDR);
+  emit_widen(b, pred, c->bits, reg, addr, 0);
+  reg_txt(reg, sizeof reg, 64, A_WIDTH);
   if (m->width) {
-    ptx_bprintf(b, "\t%smov.u64 \t%%gsan_rd%d, %d;\n", pred, A_WIDTH, m->width);
+    ptx_bprintf(b, "\t%smov.u64 \t%s, %d;\n", pred, reg, m->width);
   } else {
     int wr = ptx_tok_reg(&fs->fn, m->wtok);
-    const char *wv = tokstr(fs, m->wtok);
-    if (wr >= 0 && fs->fn.regs.bits[wr] == 32) ptx_bprintf(b, "\t%scvt.u64.u32 \t%%gsan_rd%d, %s;\n", pred, A_WIDTH, wv);
-    else ptx_bprintf(b, "\t%smov.u64 \t%%gsan_rd%d, %s;\n", pred, A_WIDTH, wv);
+    emit_widen(b, pred, wr >= 0 && fs->fn.regs.bits[wr] == 32 ? 32 : 64, reg, tokstr(fs, m->wtok), 0);
   }
   ptx_bprintf(b, "\t%smov.u32 \t%%gsan_r%d, %d;\n", pred, R_SITE, m->site);
 }
@@ -288,33 +288,35 @@ void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
   char abase[32], asize[32];
   reg_txt(abase, sizeof abase, 64, A_BASE);
   reg_txt(asize, sizeof asize, 64, A_SIZE);
-  emit_widen(b, bits, abase, bd.base, 0);
-  emit_widen(b, bits, asize, bd.size, bd.size[0] != '%');
+  emit_widen(b, "", bits, abase, bd.base, 0);
+  emit_widen(b, "", bits, asize, bd.size, bd.size[0] != '%');
   ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %llu;\n", A_MOD, (unsigned long long)fs->modid);
   if (!fs->o->recover) {
-    /* members from the last to the first: the first that fails is written last */
-    member_args(fs, b, c, &c->mem[c->nmem - 1], "");
+    /* members from the last to the first: the first that fails is written
+     * last (merged members all have a fixed width) */
+    const ptx_member *last = &c->mem[c->nmem - 1];
+    member_args(fs, b, c, last, emit_addr(fs, b, c, last->imm, T_S0, R_L0), "");
+    char p[32], off[32], rem[32];
+    snprintf(p, sizeof p, "@%%gsan_p%d ", P_STUB);
+    reg_txt(off, sizeof off, 64, T_S1);
+    reg_txt(rem, sizeof rem, 64, T_S2);
     for (int k = c->nmem - 2; k >= 0; k--) {
       const ptx_member *m = &c->mem[k];
-      char p[32], off[32], rem[32];
-      snprintf(p, sizeof p, "@%%gsan_p%d ", P_STUB);
-      reg_txt(off, sizeof off, 64, T_S1);
-      reg_txt(rem, sizeof rem, 64, T_S2);
       const char *addr = emit_addr(fs, b, c, m->imm, T_S0, R_L0);
-      if (bits == 64) ptx_bprintf(b, "\tsub.s64 \t%s, %s, %s;\n", off, addr, abase);
-      else ptx_bprintf(b, "\tcvt.u64.u32 \t%s, %s;\n\tsub.s64 \t%s, %s, %s;\n", off, addr, off, off, abase);
+      emit_widen(b, "", bits, off, addr, 0);
       ptx_bprintf(b,
+                  "\tsub.s64 \t%s, %s, %s;\n"
                   "\tsub.s64 \t%s, %s, %s;\n"
                   "\tsetp.gt.u64 \t%%gsan_p%d, %s, %s;\n"
                   "\tsetp.lt.or.u64 \t%%gsan_p%d, %s, %d, %%gsan_p%d;\n",
-                  rem, asize, off, P_STUB, off, asize, P_STUB, rem, m->width, P_STUB);
-      member_args(fs, b, c, m, p);
+                  off, off, abase, rem, asize, off, P_STUB, off, asize, P_STUB, rem, m->width, P_STUB);
+      member_args(fs, b, c, m, addr, p);
     }
     ptx_bprintf(b, "\tbra.uni \t" PTX_REPORT_LABEL ";\n");
     return;
   }
   for (int k = 0; k < c->nmem; k++) {
-    member_args(fs, b, c, &c->mem[k], "");
+    member_args(fs, b, c, &c->mem[k], emit_addr(fs, b, c, c->mem[k].imm, T_S0, R_L0), "");
     emit_report_call(b);
   }
   /* recover: loads yield zero, the access is skipped */
@@ -328,8 +330,7 @@ void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
   ptx_bprintf(b, "\tbra.uni \t$L__gsan_resume_%d;\n", id);
 }
 
-void ptx_emit_report_block(ptx_fstate *fs, ptx_buf *b) {
-  (void)fs;
+void ptx_emit_report_block(ptx_buf *b) {
   ptx_bprintf(b, PTX_REPORT_LABEL ":\n");
   emit_report_call(b);
   ptx_bprintf(b, "\ttrap;\n");

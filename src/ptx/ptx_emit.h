@@ -48,7 +48,7 @@ void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id);
 /* Without --recover, stubs end in one block per function that reports and
  * traps (ptx_emit_stub); emitted once, at the function's end. */
 #define PTX_REPORT_LABEL "$L__gsan_report"
-void ptx_emit_report_block(ptx_fstate *fs, ptx_buf *b);
+void ptx_emit_report_block(ptx_buf *b);
 void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, const ptx_stmt *def);
 /* function-entry code: declarations, and every root starting out unchecked */
 void ptx_emit_prologue(ptx_fstate *fs, ptx_buf *b);

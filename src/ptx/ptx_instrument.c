@@ -340,7 +340,7 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
       ptx_bprintf(sc, "%.*s", (int)stub[i].n, stub[i].p);
     }
   }
-  if (!fs->o->recover && fs->st->checks > checks_before) ptx_emit_report_block(fs, scopes.v[0]);
+  if (!fs->o->recover && fs->st->checks > checks_before) ptx_emit_report_block(scopes.v[0]);
   for (int k = scopes.n - 1; k >= 0; k--) {
     ptx_buf *sc = scopes.v[k];
     flush_stubs(fs, &out, sc, n > 0 ? fn->st[n - 1] : NULL, 1, &over);
