@@ -1,10 +1,11 @@
 /* gsan ptx --analyze: prints what the analyses found, per function — basic
  * blocks with their successors and immediate dominators, and for each memory
  * access the definitions reaching its address register and the root the
- * checks will use. For people reading a report, and for the golden tests. */
+ * checks will use, then the loops that can be checked before they run. For people reading a report, and for the golden tests. */
 #include "ptx_ir.h"
 
 #include <gsan/abi.h>
+#include <stdlib.h>
 
 static int stmt_line(const ptx_fn *fn, int s) { return fn->st[s]->line; }
 
@@ -64,6 +65,10 @@ static void dump_function(FILE *f, ptx_module *m, ptx_func *fu) {
     }
   }
   ptx_roots_free(rw);
+  ptx_loop *loops;
+  int nl = ptx_loops_find(&fn, &loops);
+  for (int i = 0; i < nl; i++) ptx_loop_dump(f, &fn, &loops[i]);
+  free(loops);
   ptx_fn_free(&fn);
 }
 

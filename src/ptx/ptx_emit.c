@@ -151,7 +151,6 @@ static bounds check_bounds(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int s
     r.cnt = NULL;
     if (!stub) {
       emit_lookup(b, emit_addr(fs, b, c, c->lo, T_CNT, R_L0), r.base, r.size);
-      fs->st->lookups_access++;
       if (w > 0) {
         emit_cnt(b, 64, tcnt, r.size, w);
         r.cnt = tcnt;
@@ -189,6 +188,28 @@ static bounds check_bounds(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int s
 static const char *guard_txt(ptx_fstate *fs, const ptx_check *c) {
   if (c->pred_reg < 0) return "";
   return ptx_printf(fs->fn.a, ", %s%.*s", c->pred_neg ? "!" : "", (int)c->pred_tok->len, c->pred_tok->text);
+}
+
+void ptx_emit_test_or(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const char *addr, int bad) {
+  bounds bd = check_bounds(fs, b, c, 0);
+  const char *off = T(fs, c->bits, T_OFF, R_L3);
+  ptx_bprintf(b, "\tsub.s%d \t%s, %s, %s;\n\tsetp.ge.or.u%d \t%%gsan_p%d, %s, %s, %%gsan_p%d;\n", c->bits, off, addr,
+              bd.base, c->bits, bad, off, bd.cnt, bad);
+}
+
+const char *ptx_emit_check_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c) {
+  return emit_addr(fs, b, c, c->lo, T_ADDR, R_L2);
+}
+
+void ptx_emit_text(ptx_fstate *fs, ptx_vec *out, ptx_buf *b, int scope) {
+  if (!b->n) return;
+  ptx_stmt *s = ptx_alloc(fs->m->arena, sizeof *s);
+  s->kind = ST_RAW;
+  s->pred = -1;
+  s->scope = scope;
+  s->raw = ptx_strndup(fs->m->arena, b->p, b->n);
+  ptx_vec_push(out, s);
+  b->n = 0;
 }
 
 void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
@@ -336,22 +357,22 @@ void ptx_emit_report_block(ptx_buf *b) {
   ptx_bprintf(b, "\ttrap;\n");
 }
 
-void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, const ptx_stmt *def) {
+void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, const ptx_stmt *def, int tag) {
   char base[32], size[32];
   reg_txt(base, sizeof base, 64, r->base);
   reg_txt(size, sizeof size, 64, r->size);
   ptx_bprintf(b, "\t// gsan: bounds of the pointer in %s, looked up once here\n", fs->fn.regs.name[r->reg]);
   int skip = def->pred >= 0;
   if (skip)
-    ptx_bprintf(b, "\t@%s%.*s bra \t$L__gsan_skip_%d;\n", def->pred_neg ? "" : "!", (int)def->toks[def->pred].len,
-            def->toks[def->pred].text, r->base);
+    ptx_bprintf(b, "\t@%s%.*s bra \t$L__gsan_skip_%d_%d;\n", def->pred_neg ? "" : "!", (int)def->toks[def->pred].len,
+            def->toks[def->pred].text, r->base, tag);
   emit_lookup(b, fs->fn.regs.name[r->reg], base, size);
   for (int k = 0; k < r->nw; k++) {
     char cnt[32];
     reg_txt(cnt, sizeof cnt, 64, r->cnt[k]);
     emit_cnt(b, 64, cnt, size, r->widths[k]);
   }
-  if (skip) ptx_bprintf(b, "$L__gsan_skip_%d:\n", r->base);
+  if (skip) ptx_bprintf(b, "$L__gsan_skip_%d_%d:\n", r->base, tag);
 }
 
 

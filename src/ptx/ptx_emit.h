@@ -33,6 +33,7 @@ typedef struct ptx_fstate {
   int nroots;
   int nrd;            /* %gsan_rd registers used */
   uint64_t modid;
+  struct ptx_hoist *hoist; /* loops checked before they run (ptx_hoist.c) */
 } ptx_fstate;
 
 /* Registers of the generated code: %gsan_rd<N> (64-bit), %gsan_r<N> (32-bit),
@@ -40,8 +41,9 @@ typedef struct ptx_fstate {
  * numbered from RD_FIRST_ROOT. A_* are the failure stub's call arguments. */
 enum { T_ADDR = 0, T_OFF, T_CNT, T_BASE, T_SIZE, T_L0, T_L1, T_L2, T_L3, T_L4, T_L5, T_S0, T_S1, T_S2, T_S3,
        A_MOD, A_ADDR, A_BASE, A_SIZE, A_WIDTH, RD_FIRST_ROOT };
-enum { R_L0 = 0, R_L1, R_L2, R_L3, R_DYN, R_SITE, R_FIRST_FREE };
-enum { P_LOOKUP = 0, P_CHECK, P_STUB, P_FIRST_FREE };
+enum { R_L0 = 0, R_L1, R_L2, R_L3, R_DYN, R_SITE, R_H0, R_H1, R_H2, R_FIRST_FREE };
+/* P_HOIST: a loop's pre-check failed; P_TRIP: a step of its trip count */
+enum { P_LOOKUP = 0, P_CHECK, P_STUB, P_HOIST, P_TRIP, P_FIRST_FREE };
 
 void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id);
 void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id);
@@ -49,7 +51,22 @@ void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id);
  * traps (ptx_emit_stub); emitted once, at the function's end. */
 #define PTX_REPORT_LABEL "$L__gsan_report"
 void ptx_emit_report_block(ptx_buf *b);
-void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, const ptx_stmt *def);
+/* tag tells the copies of one lookup apart (0: the original, n: loop copy n) */
+void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, const ptx_stmt *def, int tag);
+/* "bad |= the access of c at address addr leaves its bounds": c's test on
+ * another address, accumulated in predicate %gsan_p<bad> */
+void ptx_emit_test_or(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const char *addr, int bad);
+/* the address of c's first byte as an operand (its register plus c->lo) */
+const char *ptx_emit_check_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c);
+/* generated text as one statement of the output (nothing analyses it again) */
+void ptx_emit_text(ptx_fstate *fs, ptx_vec *out, ptx_buf *b, int scope);
+
+/* ptx_hoist.c: loops whose affine accesses are checked before they run */
+void ptx_hoist_plan(ptx_fstate *fs);
+void ptx_hoist_checks(ptx_fstate *fs, ptx_buf *pre, ptx_buf *stub, int *next_id);
+void ptx_hoist_lookups(ptx_fstate *fs);
+void ptx_hoist_tail(ptx_fstate *fs, int stmt, ptx_vec *out);
+void ptx_hoist_free(ptx_fstate *fs);
 /* function-entry code: declarations, and every root starting out unchecked */
 void ptx_emit_prologue(ptx_fstate *fs, ptx_buf *b);
 

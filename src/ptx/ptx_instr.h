@@ -27,6 +27,8 @@ typedef struct ptx_stats {
   long lookups_root;    /* arena lookups placed at a root's definition */
   long lookups_access;  /* arena lookups placed at the access */
   long hoisted_uses;    /* checks served by a lookup at the root */
+  long loops_versioned; /* loops with a copy that runs without their hoisted checks */
+  long checks_hoisted;  /* checks made once before such a loop instead of every iteration */
   long funcs;
   long funcs_fallback;  /* CFG not analysable: per-access lookups */
   long sites;
@@ -51,6 +53,9 @@ typedef struct ptx_check {
   const ptx_tok *pred_tok;
   int64_t lo, hi;       /* checked range relative to the address register */
   int removed;          /* covered by another check */
+  int hoisted;          /* checked before its loop: left out of the loop's fast copy */
+  struct ptx_expr *hx;  /* hoisted: the address register's value in the loop (NULL: invariant) */
+  struct ptx_expr *hslope; /* and how much it grows per iteration */
   int always_fail;      /* statically out of bounds */
   ptx_access acc;       /* of the first member (recover mode) */
   int nmem;

@@ -233,20 +233,10 @@ static void collect(ptx_fstate *fs) {
   }
 }
 
-/* Generated text becomes one raw statement: nothing analyses it after this
- * point, so it is printed as written instead of being lexed back. The tests
- * run ptxas on every instrumented corpus file to hold it to the grammar. */
-static void push_text(ptx_fstate *fs, ptx_vec *out, ptx_buf *b, int scope) {
-  if (!b->n) return;
-  ptx_stmt *s = ptx_alloc(fs->m->arena, sizeof *s);
-  s->kind = ST_RAW;
-  s->pred = -1;
-  s->scope = scope;
-  s->raw = ptx_strndup(fs->m->arena, b->p, b->n);
-  ptx_vec_push(out, s);
-  b->n = 0;
-}
-
+/* Generated text becomes raw statements (ptx_emit_text): nothing analyses
+ * it after this point, so it is printed as written instead of being lexed
+ * back. The tests run ptxas on every instrumented corpus file to hold it to
+ * the grammar. */
 static int ends_flow(const ptx_stmt *s) {
   return s && s->kind == ST_INSN && s->pred < 0 &&
          (ptx_op_is(s, "ret") || ptx_op_is(s, "exit") || ptx_op_is(s, "trap") || ptx_op_is(s, "bra"));
@@ -261,7 +251,7 @@ static void flush_stubs(ptx_fstate *fs, ptx_vec *out, ptx_buf *stubs, const ptx_
   if (jump) ptx_bprintf(&t, "\tbra.uni \t$L__gsan_over_%d;\n", *over);
   ptx_bprintf(&t, "%.*s", (int)stubs->n, stubs->p);
   if (jump) ptx_bprintf(&t, "$L__gsan_over_%d:\n", (*over)++);
-  push_text(fs, out, &t, scope);
+  ptx_emit_text(fs, out, &t, scope);
   free(t.p);
   stubs->n = 0;
 }
@@ -289,13 +279,14 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
     c->root_slot = root_slot_for(fs, c->root.def);
     fs->st->hoisted_uses++;
   }
+  ptx_hoist_plan(fs);
   /* checks and stubs first: emitting them registers the widths that the
    * root lookups then compute counts for */
-  int n = fn->nst;
+  int n = fn->nst, id = 0;
   long checks_before = fs->st->checks;
   ptx_buf *pre = calloc((size_t)n + 1, sizeof *pre), *stub = calloc((size_t)n + 1, sizeof *stub);
   ptx_buf *post = calloc((size_t)n + 1, sizeof *post);
-  for (int i = 0, id = 0; i < fs->nc; i++) {
+  for (int i = 0; i < fs->nc; i++) {
     ptx_check *c = &fs->c[i];
     if (c->removed) continue;
     ptx_emit_check(fs, &pre[c->stmt], c, id);
@@ -303,11 +294,14 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
     if (fs->o->recover) ptx_bprintf(&post[c->stmt], "$L__gsan_resume_%d:\n", id);
     id++;
     fs->st->checks++;
+    fs->st->lookups_access += c->root.kind == ROOT_NONE && !c->always_fail;
   }
+  ptx_hoist_checks(fs, pre, stub, &id);
   for (int r = 0; r < fs->nroots; r++) {
     int at = fn->def[fs->roots[r].def].stmt;
-    ptx_emit_root_lookup(fs, &post[at], &fs->roots[r], fn->st[at]);
+    ptx_emit_root_lookup(fs, &post[at], &fs->roots[r], fn->st[at], 0);
   }
+  ptx_hoist_lookups(fs);
   fs->st->lookups_root += fs->nroots;
   ptx_vec out = {0};
   ptx_buf prologue = {0};
@@ -322,7 +316,7 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
   ptx_vec_push(&scopes, calloc(1, sizeof(ptx_buf)));
   int over = 0;
   for (int i = 0; i <= n; i++) {
-    if (i == lead) push_text(fs, &out, &prologue, 1);
+    if (i == lead) ptx_emit_text(fs, &out, &prologue, 1);
     if (i == n) break;
     ptx_stmt *s = fn->st[i];
     if (s->kind == ST_CLOSE && scopes.n > 1) {
@@ -331,10 +325,11 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
       free(sc->p);
       free(sc);
     }
-    push_text(fs, &out, &pre[i], s->scope);
+    ptx_emit_text(fs, &out, &pre[i], s->scope);
     ptx_vec_push(&out, s);
     if (s->kind == ST_OPEN) ptx_vec_push(&scopes, calloc(1, sizeof(ptx_buf)));
-    push_text(fs, &out, &post[i], s->scope);
+    ptx_emit_text(fs, &out, &post[i], s->scope);
+    ptx_hoist_tail(fs, i, &out);
     if (stub[i].n) {
       ptx_buf *sc = scopes.v[scopes.n - 1];
       ptx_bprintf(sc, "%.*s", (int)stub[i].n, stub[i].p);
@@ -359,6 +354,7 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
   free(prologue.p);
   ptx_vec_free(&f->body);
   f->body = out;
+  ptx_hoist_free(fs);
   ptx_roots_free(fs->rw);
   fs->rw = NULL;
   ptx_fn_free(fn);

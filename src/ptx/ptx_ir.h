@@ -114,6 +114,59 @@ void ptx_roots_free(ptx_rootwalk *w);
 /* The root of the value register reg holds when statement s executes. */
 ptx_root ptx_find_root(ptx_rootwalk *w, int s, int reg);
 
+/* ---- loops and induction variables (ptx_loops.c) ---- */
+/* A value inside a loop as an expression over loop-invariant registers and
+ * the loop's induction variables, affine in the iteration number k: a
+ * product never has the iteration in both factors. 64-bit arithmetic; a
+ * 32-bit register appears only under PX_EXT. */
+enum ptx_xop { PX_IMM, PX_INV, PX_IV, PX_EXT, PX_ADD, PX_SUB, PX_MUL, PX_SHL };
+typedef struct ptx_expr {
+  int op;
+  int reg;          /* PX_INV: the register; PX_IV: index in ptx_loop.ivs */
+  int post;         /* PX_IV: the value after this iteration's step */
+  int sext;         /* PX_EXT: sign (1) or zero (0) extension */
+  int64_t imm;      /* PX_IMM: the value; PX_SHL: the shift */
+  int has_iv;
+  struct ptx_expr *a, *b;
+  const char *txt;  /* the emitter's operand for an iteration-free value */
+} ptx_expr;
+
+/* a register that steps by a loop-invariant amount once per iteration */
+typedef struct ptx_iv {
+  int reg, bits;    /* bits 32: the step is an immediate (step->op == PX_IMM) */
+  ptx_expr *step;   /* iteration-free */
+} ptx_iv;
+
+/* The latch's test, normalised: the loop goes round again while
+ * V cmp N, where V is induction variable iv (after its step if post) and N
+ * is an immediate or a loop-invariant register. */
+enum ptx_cmp { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_NE };
+typedef struct ptx_trip {
+  int iv;           /* index in ivs; -1: no trip count */
+  int post;
+  int cmp, is_signed, bits;
+  const ptx_tok *n;
+} ptx_trip;
+
+typedef struct ptx_loop {
+  int header, latch;     /* blocks; the header is entered from outside only by falling in from header-1 */
+  int first, last;       /* the loop is exactly statements first..last */
+  uint8_t *in;           /* per block: inside the loop */
+  int nivs;
+  ptx_iv *ivs;
+  ptx_trip trip;
+} ptx_loop;
+
+/* The innermost loops whose statements can be copied (one latch, one
+ * entry by fall-through, contiguous, no calls, barriers or .aligned
+ * instructions, no declarations or scopes inside). Returns their count. */
+int ptx_loops_find(ptx_fn *fn, ptx_loop **out);
+/* The value of register reg when statement s (inside l) executes, or NULL. */
+ptx_expr *ptx_loop_value(ptx_fn *fn, const ptx_loop *l, int s, int reg);
+/* How much e grows from one iteration to the next (iteration-free), or NULL. */
+ptx_expr *ptx_loop_slope(ptx_fn *fn, const ptx_loop *l, ptx_expr *e);
+void ptx_loop_dump(FILE *f, const ptx_fn *fn, const ptx_loop *l);
+
 /* ---- gsan ptx --analyze (ptx_dump.c) ---- */
 void ptx_dump_analysis(FILE *f, ptx_module *m);
 

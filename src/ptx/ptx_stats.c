@@ -24,13 +24,15 @@ void ptx_stats_print(FILE *f, const ptx_stats *st) {
       {"proven out of bounds:", st->static_oob, -1},
       {"lookups hoisted to roots:", st->lookups_root, st->hoisted_uses},
       {"lookups at the access:", st->lookups_access, -1},
+      {"loops checked before they run:", st->loops_versioned, -1},
+      {"checks hoisted out of loops:", st->checks_hoisted, -1},
       {"unchecked (no root):", st->unchecked_noroot, -1},
       {"unchecked (unsupported):", st->unchecked_unsupported, -1},
       {"unchecked (extern size):", st->unchecked_extern, -1},
       {"not requested (--spaces):", st->not_requested, -1},
   };
   for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-    fprintf(f, "  %-28s%ld", rows[k].label, rows[k].value);
+    fprintf(f, "  %-31s%ld", rows[k].label, rows[k].value);
     if (rows[k].serving >= 0) fprintf(f, " (serving %ld checks)", rows[k].serving);
     fputc('\n', f);
   }

@@ -1,0 +1,403 @@
+/* Loop versioning (CUSAFE §4.4, loop-inductive and loop-invariant checks).
+ * A check inside a loop whose address is affine in the iteration number k
+ * (ptx_loops.c) is made once, before the loop: at k = 0 and at the last k
+ * the latch allows, plus the slope between two iterations, so that no
+ * address can wrap around between the two ends. When every such test passes,
+ * the thread runs a copy of the loop without those checks; otherwise it
+ * runs the original loop with all of them, which reports the exact access
+ * that fails, as before. Accesses the pre-check does not cover (pointers
+ * loaded in the loop, unknown indices) keep their checks in both copies.
+ *
+ *   <pre-check>          @!bad bra fast
+ *   header: ...checked loop...   @p bra header
+ *                        bra.uni join
+ *   fast:   ...copy, labels renamed...   @p bra fast-header
+ *   join:
+ *
+ * The choice is per thread, so loops holding barriers, calls or .aligned
+ * instructions are never copied (ptx_loops_find). */
+#include "ptx_emit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct vloop {
+  const ptx_loop *l;
+  int id;                 /* names the labels of this loop's copy */
+  ptx_buf *pre, *post;    /* per statement of the copy: checks, root lookups */
+} vloop;
+
+typedef struct ptx_hoist {
+  ptx_loop *loops;
+  int nloops;
+  vloop *v;
+  int nv;
+} ptx_hoist;
+
+enum { K0, KL }; /* the iteration an expression is evaluated at: the first, the last */
+
+typedef struct pre {
+  ptx_fstate *fs;
+  ptx_buf *b;
+  const ptx_loop *l;
+  const char *k;          /* the last iteration's number (64-bit register) */
+} pre;
+
+static int loop_of(const ptx_hoist *h, const ptx_fn *fn, int s) {
+  for (int i = 0; i < h->nloops; i++)
+    if (s >= h->loops[i].first && s <= h->loops[i].last && h->loops[i].in[fn->blk[s]]) return i;
+  return -1;
+}
+
+/* Can c be made before its loop? Its bounds must be known there and its
+ * address affine in the iteration (or fixed). Sets c->hx. */
+static int hoistable(ptx_fstate *fs, const ptx_loop *l, ptx_check *c) {
+  ptx_fn *fn = &fs->fn;
+  if (c->removed || c->always_fail || c->root.kind == ROOT_NONE) return 0;
+  for (int k = 0; k < c->nmem; k++)
+    if (c->mem[k].width == 0) return 0;
+  if (c->root.kind == ROOT_ARENA) {
+    int ds = fn->def[c->root.def].stmt;
+    if ((ds >= l->first && ds <= l->last) || !ptx_stmt_dominates(fn, ds, l->first - 1)) return 0;
+  }
+  c->hx = NULL;
+  if (c->addr_reg < 0) return 1; /* a variable's address: fixed */
+  ptx_expr *e = ptx_loop_value(fn, l, c->stmt, c->addr_reg);
+  if (!e) return 0;
+  if (e->has_iv && (c->bits != 64 || l->trip.iv < 0)) return 0;
+  if (!e->has_iv && e->op != PX_INV) return c->bits == 64 ? (c->hx = e, 1) : 0;
+  if (!e->has_iv) return 1; /* the register itself, the same in every iteration */
+  c->hx = e;
+  c->hslope = ptx_loop_slope(fn, l, e);
+  if (!c->hslope) return 0;
+  return c->hslope->op != PX_IMM || (c->hslope->imm > -(1ll << 31) && c->hslope->imm < (1ll << 31));
+}
+
+void ptx_hoist_plan(ptx_fstate *fs) {
+  if (fs->o->no_elim || fs->o->recover || !fs->fn.ok) return;
+  ptx_hoist *h = calloc(1, sizeof *h);
+  fs->hoist = h;
+  h->nloops = ptx_loops_find(&fs->fn, &h->loops);
+  if (!h->nloops) return;
+  int *count = calloc((size_t)h->nloops, sizeof(int));
+  for (int i = 0; i < fs->nc; i++) {
+    ptx_check *c = &fs->c[i];
+    int li = loop_of(h, &fs->fn, c->stmt);
+    if (li >= 0 && hoistable(fs, &h->loops[li], c)) {
+      c->hoisted = 1;
+      count[li]++;
+    }
+  }
+  h->v = calloc((size_t)h->nloops, sizeof *h->v);
+  for (int li = 0; li < h->nloops; li++) {
+    if (!count[li]) continue;
+    vloop *v = &h->v[h->nv];
+    v->l = &h->loops[li];
+    v->id = h->nv++;
+    int n = v->l->last - v->l->first + 1;
+    v->pre = calloc((size_t)n, sizeof *v->pre);
+    v->post = calloc((size_t)n, sizeof *v->post);
+    fs->st->loops_versioned++;
+    fs->st->checks_hoisted += count[li];
+  }
+  free(count);
+}
+
+static const char *rd(ptx_fstate *fs) { return ptx_printf(fs->fn.a, "%%gsan_rd%d", fs->nrd++); }
+
+/* bad |= (a cmp b), compared as type (s64 unless given) */
+static void bad_if(pre *p, const char *cmp, const char *type, const char *a, const char *b) {
+  ptx_bprintf(p->b, "\tsetp.%s.or.%s \t%%gsan_p%d, %s, %s, %%gsan_p%d;\n", cmp, type, P_HOIST, a, b, P_HOIST);
+}
+
+static const char *eval(pre *p, ptx_expr *e, int kk);
+
+/* a 32-bit counter's step as a 32-bit operand: the literal, or the register
+ * (as ptx_loops.c's step32 read it: +ext(r) or 0 - ext(r)) */
+static const char *step32_txt(pre *p, const ptx_expr *step) {
+  ptx_fn *fn = &p->fs->fn;
+  if (step->op == PX_IMM) return ptx_printf(fn->a, "%d", (int)step->imm);
+  if (step->op == PX_EXT) return fn->regs.name[step->a->reg];
+  ptx_bprintf(p->b, "\tneg.s32 \t%%gsan_r%d, %s;\n", R_H2, fn->regs.name[step->b->a->reg]);
+  return ptx_printf(fn->a, "%%gsan_r%d", R_H2);
+}
+
+/* The number of the last iteration the latch allows, k (< 2^31), into a
+ * 64-bit register; bad when it cannot be computed. The latch compares
+ * V_j = V_0 + j*s with N after iteration j and goes round again while the
+ * test holds, so k is the first j for which it fails. Arithmetic in the
+ * counter's own width (a 32-bit division is a fraction of a 64-bit one);
+ * only the test that V_k did not wrap is done in 64 bits. */
+static const char *trip_count(pre *p) {
+  const ptx_trip *t = &p->l->trip;
+  ptx_fn *fn = &p->fs->fn;
+  ptx_buf *b = p->b;
+  int w = t->bits, sg = t->is_signed;
+  ptx_expr *step = p->l->ivs[t->iv].step;
+  int64_t s = step->op == PX_IMM ? step->imm : 0; /* 0: in a register */
+  const char *i = fn->regs.name[p->l->ivs[t->iv].reg], *n = ptx_strndup(fn->a, t->n->text, t->n->len);
+  const char *k = rd(p->fs);
+  /* registers of the counter's width: V_0, the distance, the step's size */
+  const char *v0, *d, *m;
+  if (w == 32) {
+    v0 = ptx_printf(fn->a, "%%gsan_r%d", R_H0);
+    d = ptx_printf(fn->a, "%%gsan_r%d", R_H1);
+    m = ptx_printf(fn->a, "%%gsan_r%d", R_H2);
+    ptx_bprintf(b, "\tmov.b32 \t%s, %s;\n", v0, i);
+    if (t->post) ptx_bprintf(b, "\tadd.s32 \t%s, %s, %s;\n", v0, v0, step32_txt(p, step));
+  } else {
+    v0 = rd(p->fs);
+    d = rd(p->fs);
+    m = rd(p->fs);
+    ptx_bprintf(b, "\tadd.s64 \t%s, %s, %s;\n", v0, i, t->post ? eval(p, step, K0) : "0");
+  }
+  int up = t->cmp == CMP_LT || t->cmp == CMP_LE || (t->cmp == CMP_NE && s > 0);
+  /* m = |s|: a literal, or a register that must point the right way */
+  if (s) {
+    ptx_bprintf(b, "\tmov.b%d \t%s, %lld;\n", w, m, (long long)(s < 0 ? -s : s));
+  } else {
+    const char *st = w == 32 ? step32_txt(p, step) : eval(p, step, K0);
+    ptx_bprintf(b, "\t%s.s%d \t%s, %s;\n", up ? "mov" : "neg", w, m, st);
+    ptx_bprintf(b, "\tsetp.le.or.s%d \t%%gsan_p%d, %s, 0, %%gsan_p%d;\n", w, P_HOIST, m, P_HOIST);
+    if (w == 64) bad_if(p, "ge", "s64", m, "2147483648");
+    ptx_bprintf(b, "\tmax.s%d \t%s, %s, 1;\n", w, m, m); /* a bad step must still not divide by 0 */
+  }
+  ptx_bprintf(b, "\tsub.s%d \t%s, %s, %s;\n", w, d, up ? n : v0, up ? v0 : n);
+  if (t->cmp == CMP_NE) {
+    /* modular: the exit is V_j == N, j = (N - V_0) / s when s divides it */
+    ptx_bprintf(b, "\trem.u%d \t%s, %s, %s;\n\tsetp.ne.or.u%d \t%%gsan_p%d, %s, 0, %%gsan_p%d;\n", w, m, d, m, w,
+                P_HOIST, m, P_HOIST);
+    ptx_bprintf(b, "\tdiv.u%d \t%s, %s, %lld;\n", w, d, d, (long long)(s < 0 ? -s : s));
+    if (w == 32) ptx_bprintf(b, "\tcvt.u64.u32 \t%s, %s;\n", k, d);
+    else ptx_bprintf(b, "\tmov.b64 \t%s, %s;\n", k, d);
+    bad_if(p, "ge", "u64", k, "2147483648");
+    return k;
+  }
+  /* ordered: none after the first when the test already fails at V_0;
+   * otherwise the distance left (> 0), divided by the step, rounded up for
+   * a strict test and plus one for the others */
+  static const char *stop[] = {[CMP_LT] = "ge", [CMP_LE] = "gt", [CMP_GT] = "le", [CMP_GE] = "lt"};
+  ptx_bprintf(b, "\tsetp.%s.%s%d \t%%gsan_p%d, %s, %s;\n", stop[t->cmp], sg ? "s" : "u", w, P_TRIP, v0, n);
+  if (t->cmp == CMP_LT || t->cmp == CMP_GT) ptx_bprintf(b, "\tadd.s%d \t%s, %s, -1;\n", w, d, d);
+  ptx_bprintf(b, "\tdiv.u%d \t%s, %s, %s;\n\tadd.s%d \t%s, %s, 1;\n", w, d, d, m, w, d, d);
+  if (w == 32) ptx_bprintf(b, "\tcvt.u64.u32 \t%s, %s;\n", k, d);
+  else ptx_bprintf(b, "\tmov.b64 \t%s, %s;\n", k, d);
+  ptx_bprintf(b, "\tselp.b64 \t%s, 0, %s, %%gsan_p%d;\n", k, k, P_TRIP);
+  bad_if(p, "ge", "u64", k, "2147483648");
+  /* the counter must not wrap before the test fails: V_k stays in its type */
+  const char *vx = rd(p->fs), *v64 = v0, *s64 = eval(p, step, K0);
+  if (w == 32) {
+    v64 = rd(p->fs);
+    ptx_bprintf(b, "\tcvt.%s64.%s32 \t%s, %s;\n", sg ? "s" : "u", sg ? "s" : "u", v64, v0);
+  }
+  ptx_bprintf(b, "\tmad.lo.s64 \t%s, %s, %s, %s;\n", vx, k, s64, v64);
+  if (w == 32) {
+    if (up) bad_if(p, "gt", "s64", vx, sg ? "2147483647" : "4294967295");
+    else bad_if(p, "lt", "s64", vx, sg ? "-2147483648" : "0");
+  } else {
+    bad_if(p, up ? "lt" : "gt", sg ? "s64" : "u64", vx, v64);
+  }
+  return k;
+}
+
+/* induction variable iv after k-or-0 (+post) steps, 64-bit: a 32-bit one
+ * is widened first, and must not have wrapped at either end (the register
+ * itself, before any step, is what it is) */
+static const char *iv_at(pre *p, int iv, int post, int sext, int kk) {
+  const ptx_iv *v = &p->l->ivs[iv];
+  ptx_fn *fn = &p->fs->fn;
+  const char *x = fn->regs.name[v->reg];
+  ptx_buf *b = p->b;
+  if (v->bits == 32) {
+    const char *wx = rd(p->fs);
+    ptx_bprintf(b, "\tcvt.%s64.%s32 \t%s, %s;\n", sext ? "s" : "u", sext ? "s" : "u", wx, x);
+    x = wx;
+  } else if (kk == K0 && !post) {
+    return x;
+  }
+  const char *r = rd(p->fs), *step = eval(p, v->step, K0);
+  if (kk == KL) {
+    const char *j = post ? rd(p->fs) : p->k;
+    if (post) ptx_bprintf(b, "\tadd.s64 \t%s, %s, 1;\n", j, p->k);
+    ptx_bprintf(b, "\tmad.lo.s64 \t%s, %s, %s, %s;\n", r, j, step, x);
+  } else if (post) {
+    ptx_bprintf(b, "\tadd.s64 \t%s, %s, %s;\n", r, x, step);
+  } else {
+    return x;
+  }
+  if (v->bits == 32) { /* the 32-bit register holds this value only if it did not wrap */
+    if (sext) {
+      const char *t = rd(p->fs);
+      ptx_bprintf(b, "\tadd.s64 \t%s, %s, 2147483648;\n", t, r);
+      bad_if(p, "ge", "u64", t, "4294967296");
+    } else {
+      bad_if(p, "ge", "u64", r, "4294967296");
+    }
+  }
+  return r;
+}
+
+/* e's value at iteration kk, as a 64-bit operand */
+static const char *eval(pre *p, ptx_expr *e, int kk) {
+  ptx_fn *fn = &p->fs->fn;
+  if (!e->has_iv && e->txt) return e->txt;
+  const char *r = NULL;
+  switch (e->op) {
+  case PX_IMM: r = ptx_printf(fn->a, "%lld", (long long)e->imm); break;
+  case PX_INV: r = fn->regs.name[e->reg]; break;
+  case PX_IV: r = iv_at(p, e->reg, e->post, 1, kk); break;
+  case PX_EXT:
+    if (e->a->op == PX_IV) {
+      r = iv_at(p, e->a->reg, e->a->post, e->sext, kk);
+    } else {
+      r = rd(p->fs);
+      ptx_bprintf(p->b, "\tcvt.%s64.%s32 \t%s, %s;\n", e->sext ? "s" : "u", e->sext ? "s" : "u", r,
+                  fn->regs.name[e->a->reg]);
+    }
+    break;
+  case PX_SHL: {
+    const char *a = eval(p, e->a, kk);
+    r = rd(p->fs);
+    ptx_bprintf(p->b, "\tshl.b64 \t%s, %s, %lld;\n", r, a, (long long)e->imm);
+    break;
+  }
+  default: {
+    static const char *ops[] = {[PX_ADD] = "add.s64", [PX_SUB] = "sub.s64", [PX_MUL] = "mul.lo.s64"};
+    const char *a = eval(p, e->a, kk), *bb = eval(p, e->b, kk);
+    r = rd(p->fs);
+    ptx_bprintf(p->b, "\t%s \t%s, %s, %s;\n", ops[e->op], r, a, bb);
+  }
+  }
+  if (!e->has_iv) e->txt = r;
+  return r;
+}
+
+/* the address c covers at iteration kk: its register's value plus c->lo */
+static const char *addr_at(pre *p, const ptx_check *c, int kk) {
+  const char *a = eval(p, c->hx, kk);
+  if (!c->lo) return a;
+  const char *r = rd(p->fs);
+  ptx_bprintf(p->b, "\tadd.s64 \t%s, %s, %lld;\n", r, a, (long long)c->lo);
+  return r;
+}
+
+static void emit_precheck(ptx_fstate *fs, vloop *v, ptx_buf *b) {
+  pre p = {fs, b, v->l, NULL};
+  const ptx_loop *l = v->l;
+  ptx_bprintf(b, "\t// gsan: the loop at PTX line %d, checked before it runs\n\tsetp.ne.u32 \t%%gsan_p%d, 0, 0;\n",
+              fs->fn.st[l->first]->line, P_HOIST);
+  for (int i = 0; i < fs->nc; i++) {
+    ptx_check *c = &fs->c[i];
+    if (!c->hoisted || c->stmt < l->first || c->stmt > l->last) continue;
+    if (!c->hx || !c->hx->has_iv) { /* the same address in every iteration */
+      ptx_emit_test_or(fs, b, c, c->hx ? addr_at(&p, c, K0) : ptx_emit_check_addr(fs, b, c), P_HOIST);
+      continue;
+    }
+    if (!p.k) p.k = trip_count(&p);
+    const char *a0 = addr_at(&p, c, K0), *al = addr_at(&p, c, KL);
+    /* the slope, |D| < 2^31 (tested when planning if a literal): with
+     * k < 2^31 no address wraps between the ends */
+    if (c->hslope->op != PX_IMM) {
+      const char *d = rd(fs);
+      ptx_bprintf(b, "\tadd.s64 \t%s, %s, 2147483648;\n", d, eval(&p, c->hslope, K0));
+      bad_if(&p, "ge", "u64", d, "4294967296");
+    }
+    ptx_emit_test_or(fs, b, c, a0, P_HOIST);
+    ptx_emit_test_or(fs, b, c, al, P_HOIST);
+  }
+  ptx_bprintf(b, "\t@!%%gsan_p%d bra \t$L__gsan_fast_%d;\n", P_HOIST, v->id);
+}
+
+void ptx_hoist_checks(ptx_fstate *fs, ptx_buf *pre, ptx_buf *stub, int *next_id) {
+  ptx_hoist *h = fs->hoist;
+  for (int vi = 0; h && vi < h->nv; vi++) {
+    vloop *v = &h->v[vi];
+    emit_precheck(fs, v, &pre[v->l->first]);
+    for (int i = 0; i < fs->nc; i++) {
+      ptx_check *c = &fs->c[i];
+      if (c->removed || c->hoisted || c->stmt < v->l->first || c->stmt > v->l->last) continue;
+      ptx_emit_check(fs, &v->pre[c->stmt - v->l->first], c, *next_id);
+      ptx_emit_stub(fs, &stub[c->stmt], c, *next_id);
+      ++*next_id;
+    }
+  }
+}
+
+void ptx_hoist_lookups(ptx_fstate *fs) {
+  ptx_hoist *h = fs->hoist;
+  for (int vi = 0; h && vi < h->nv; vi++) {
+    vloop *v = &h->v[vi];
+    for (int r = 0; r < fs->nroots; r++) {
+      int at = fs->fn.def[fs->roots[r].def].stmt;
+      if (at >= v->l->first && at <= v->l->last)
+        ptx_emit_root_lookup(fs, &v->post[at - v->l->first], &fs->roots[r], fs->fn.st[at], v->id + 1);
+    }
+  }
+}
+
+/* a label of the loop, as its copy names it; NULL when t is not one */
+static const char *copy_label(ptx_fstate *fs, const vloop *v, const ptx_tok *t) {
+  for (int i = v->l->first; i <= v->l->last; i++) {
+    const ptx_stmt *s = fs->fn.st[i];
+    if (s->kind == ST_LABEL && s->toks[0].len == t->len && memcmp(s->toks[0].text, t->text, t->len) == 0)
+      return ptx_printf(fs->m->arena, "$L__gsan_f%d_%.*s", v->id, (int)t->len, t->text);
+  }
+  return NULL;
+}
+
+static ptx_stmt *copy_stmt(ptx_fstate *fs, const vloop *v, const ptx_stmt *s) {
+  ptx_stmt *c = ptx_alloc(fs->m->arena, sizeof *c);
+  *c = *s;
+  c->toks = ptx_alloc(fs->m->arena, (size_t)s->ntok * sizeof *c->toks);
+  memcpy(c->toks, s->toks, (size_t)s->ntok * sizeof *c->toks);
+  int first = -1, last = -1; /* the tokens that may name a label */
+  if (s->kind == ST_LABEL) first = last = 0;
+  else if (s->kind == ST_INSN && ptx_op_is(s, "bra") && s->nopnd > 0) first = s->opnd[0].lo, last = s->opnd[0].hi - 1;
+  for (int k = first; k >= 0 && k <= last; k++) {
+    const char *name = c->toks[k].kind == TK_IDENT ? copy_label(fs, v, &c->toks[k]) : NULL;
+    if (name) {
+      c->toks[k].text = name;
+      c->toks[k].len = (uint32_t)strlen(name);
+    }
+  }
+  return c;
+}
+
+void ptx_hoist_tail(ptx_fstate *fs, int stmt, ptx_vec *out) {
+  ptx_hoist *h = fs->hoist;
+  for (int vi = 0; h && vi < h->nv; vi++) {
+    vloop *v = &h->v[vi];
+    if (v->l->last != stmt) continue;
+    int scope = fs->fn.st[stmt]->scope;
+    ptx_buf t = {0};
+    ptx_bprintf(&t, "\tbra.uni \t$L__gsan_join_%d;\n$L__gsan_fast_%d:\n", v->id, v->id);
+    ptx_emit_text(fs, out, &t, scope);
+    for (int i = v->l->first; i <= v->l->last; i++) {
+      ptx_emit_text(fs, out, &v->pre[i - v->l->first], scope);
+      ptx_vec_push(out, copy_stmt(fs, v, fs->fn.st[i]));
+      ptx_emit_text(fs, out, &v->post[i - v->l->first], scope);
+    }
+    ptx_bprintf(&t, "$L__gsan_join_%d:\n", v->id);
+    ptx_emit_text(fs, out, &t, scope);
+    free(t.p);
+  }
+}
+
+void ptx_hoist_free(ptx_fstate *fs) {
+  ptx_hoist *h = fs->hoist;
+  if (!h) return;
+  for (int vi = 0; vi < h->nv; vi++) {
+    vloop *v = &h->v[vi];
+    int n = v->l->last - v->l->first + 1;
+    for (int i = 0; i < n; i++) {
+      free(v->pre[i].p);
+      free(v->post[i].p);
+    }
+    free(v->pre);
+    free(v->post);
+  }
+  free(h->v);
+  free(h->loops);
+  free(h);
+  fs->hoist = NULL;
+}
