@@ -190,11 +190,26 @@ static const char *guard_txt(ptx_fstate *fs, const ptx_check *c) {
   return ptx_printf(fs->fn.a, ", %s%.*s", c->pred_neg ? "!" : "", (int)c->pred_tok->len, c->pred_tok->text);
 }
 
-void ptx_emit_test_or(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const char *addr, int bad) {
+/* dst = src widened to 64 bits, under pred ("" or "@%p ") */
+static void emit_widen(ptx_buf *b, const char *pred, int bits, const char *dst, const char *src, int is_imm) {
+  if (bits == 64 || is_imm) ptx_bprintf(b, "\t%smov.u64 \t%s, %s;\n", pred, dst, src);
+  else ptx_bprintf(b, "\t%scvt.u64.u32 \t%s, %s;\n", pred, dst, src);
+}
+
+void ptx_emit_test_or(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const char *addr, int abits, int bad) {
   bounds bd = check_bounds(fs, b, c, 0);
-  const char *off = T(fs, c->bits, T_OFF, R_L3);
-  ptx_bprintf(b, "\tsub.s%d \t%s, %s, %s;\n\tsetp.ge.or.u%d \t%%gsan_p%d, %s, %s, %%gsan_p%d;\n", c->bits, off, addr,
-              bd.base, c->bits, bad, off, bd.cnt, bad);
+  if (abits == 64 && c->bits == 32) {
+    char base[32], cnt[32];
+    reg_txt(base, sizeof base, 64, T_BASE);
+    reg_txt(cnt, sizeof cnt, 64, T_CNT);
+    emit_widen(b, "", 32, base, bd.base, 0);
+    emit_widen(b, "", 32, cnt, bd.cnt, bd.cnt[0] != '%');
+    bd.base = ptx_strndup(fs->fn.a, base, strlen(base));
+    bd.cnt = ptx_strndup(fs->fn.a, cnt, strlen(cnt));
+  }
+  const char *off = T(fs, abits, T_OFF, R_L3);
+  ptx_bprintf(b, "\tsub.s%d \t%s, %s, %s;\n\tsetp.ge.or.u%d \t%%gsan_p%d, %s, %s, %%gsan_p%d;\n", abits, off, addr,
+              bd.base, abits, bad, off, bd.cnt, bad);
 }
 
 const char *ptx_emit_check_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c) {
@@ -256,11 +271,6 @@ void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
   ptx_bprintf(b, "\t@%%gsan_p%d bra \t$L__gsan_fail_%d;\n", P_CHECK, id);
 }
 
-/* dst = src widened to 64 bits, under pred ("" or "@%p ") */
-static void emit_widen(ptx_buf *b, const char *pred, int bits, const char *dst, const char *src, int is_imm) {
-  if (bits == 64 || is_imm) ptx_bprintf(b, "\t%smov.u64 \t%s, %s;\n", pred, dst, src);
-  else ptx_bprintf(b, "\t%scvt.u64.u32 \t%s, %s;\n", pred, dst, src);
-}
 
 /* member m of check c into the report's argument registers, under pred:
  * its address (already computed in addr), width and site */

@@ -54,8 +54,9 @@ void ptx_emit_report_block(ptx_buf *b);
 /* tag tells the copies of one lookup apart (0: the original, n: loop copy n) */
 void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, const ptx_stmt *def, int tag);
 /* "bad |= the access of c at address addr leaves its bounds": c's test on
- * another address, accumulated in predicate %gsan_p<bad> */
-void ptx_emit_test_or(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const char *addr, int bad);
+ * another address (of abits bits: a 32-bit check's bounds are widened for a
+ * 64-bit address), accumulated in predicate %gsan_p<bad> */
+void ptx_emit_test_or(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const char *addr, int abits, int bad);
 /* the address of c's first byte as an operand (its register plus c->lo) */
 const char *ptx_emit_check_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c);
 /* generated text as one statement of the output (nothing analyses it again) */

@@ -14,8 +14,9 @@
  *   fast:   ...copy, labels renamed...   @p bra fast-header
  *   join:
  *
- * The choice is per thread, so loops holding barriers, calls or .aligned
- * instructions are never copied (ptx_loops_find). */
+ * The choice is per thread; in a loop with barriers or .aligned
+ * instructions it is the CTA's, reduced with bar.red (ptx_loops.c says
+ * when that is sound). Loops with calls are never copied. */
 #include "ptx_emit.h"
 
 #include <stdlib.h>
@@ -63,11 +64,12 @@ static int hoistable(ptx_fstate *fs, const ptx_loop *l, ptx_check *c) {
   c->hx = NULL;
   if (c->addr_reg < 0) return 1; /* a variable's address: fixed */
   ptx_expr *e = ptx_loop_value(fn, l, c->stmt, c->addr_reg);
-  if (!e) return 0;
-  if (e->has_iv && (c->bits != 64 || l->trip.iv < 0)) return 0;
-  if (!e->has_iv && e->op != PX_INV) return c->bits == 64 ? (c->hx = e, 1) : 0;
-  if (!e->has_iv) return 1; /* the register itself, the same in every iteration */
+  if (!e || (e->has_iv && l->trip.iv < 0)) return 0;
+  if (e->op == PX_INV) return 1; /* the register itself, the same in every iteration */
+  /* a 32-bit (shared, local) address: computed in 64 bits, tested not to wrap */
+  if (c->bits == 32 && !(e = ptx_loop_widen(fn, l, e))) return 0;
   c->hx = e;
+  if (!e->has_iv) return 1;
   c->hslope = ptx_loop_slope(fn, l, e);
   if (!c->hslope) return 0;
   return c->hslope->op != PX_IMM || (c->hslope->imm > -(1ll << 31) && c->hslope->imm < (1ll << 31));
@@ -151,6 +153,8 @@ static const char *trip_count(pre *p) {
     m = rd(p->fs);
     ptx_bprintf(b, "\tadd.s64 \t%s, %s, %s;\n", v0, i, t->post ? eval(p, step, K0) : "0");
   }
+  if (t->c) /* V = counter + c, in the counter's own (wrapping) arithmetic */
+    ptx_bprintf(b, "\t%s.s%d \t%s, %s, %.*s;\n", t->c_neg ? "sub" : "add", w, v0, v0, (int)t->c->len, t->c->text);
   int up = t->cmp == CMP_LT || t->cmp == CMP_LE || (t->cmp == CMP_NE && s > 0);
   /* m = |s|: a literal, or a register that must point the right way */
   if (s) {
@@ -200,70 +204,67 @@ static const char *trip_count(pre *p) {
   return k;
 }
 
-/* induction variable iv after k-or-0 (+post) steps, 64-bit: a 32-bit one
- * is widened first, and must not have wrapped at either end (the register
- * itself, before any step, is what it is) */
-static const char *iv_at(pre *p, int iv, int post, int sext, int kk) {
+/* induction variable iv after k-or-0 (+post) steps, as a 64-bit value; a
+ * 32-bit one widened (sx: by sign) first */
+static const char *iv_at(pre *p, int iv, int post, int sx, int kk) {
   const ptx_iv *v = &p->l->ivs[iv];
   ptx_fn *fn = &p->fs->fn;
   const char *x = fn->regs.name[v->reg];
   ptx_buf *b = p->b;
   if (v->bits == 32) {
     const char *wx = rd(p->fs);
-    ptx_bprintf(b, "\tcvt.%s64.%s32 \t%s, %s;\n", sext ? "s" : "u", sext ? "s" : "u", wx, x);
+    ptx_bprintf(b, "\tcvt.%s64.%s32 \t%s, %s;\n", sx ? "s" : "u", sx ? "s" : "u", wx, x);
     x = wx;
-  } else if (kk == K0 && !post) {
-    return x;
   }
+  if (kk == K0 && !post) return x;
   const char *r = rd(p->fs), *step = eval(p, v->step, K0);
   if (kk == KL) {
     const char *j = post ? rd(p->fs) : p->k;
     if (post) ptx_bprintf(b, "\tadd.s64 \t%s, %s, 1;\n", j, p->k);
     ptx_bprintf(b, "\tmad.lo.s64 \t%s, %s, %s, %s;\n", r, j, step, x);
-  } else if (post) {
-    ptx_bprintf(b, "\tadd.s64 \t%s, %s, %s;\n", r, x, step);
   } else {
-    return x;
-  }
-  if (v->bits == 32) { /* the 32-bit register holds this value only if it did not wrap */
-    if (sext) {
-      const char *t = rd(p->fs);
-      ptx_bprintf(b, "\tadd.s64 \t%s, %s, 2147483648;\n", t, r);
-      bad_if(p, "ge", "u64", t, "4294967296");
-    } else {
-      bad_if(p, "ge", "u64", r, "4294967296");
-    }
+    ptx_bprintf(b, "\tadd.s64 \t%s, %s, %s;\n", r, x, step);
   }
   return r;
 }
 
-/* e's value at iteration kk, as a 64-bit operand */
-static const char *eval(pre *p, ptx_expr *e, int kk) {
+/* e's value at iteration kk as a 64-bit operand. sx >= 0: e is 32-bit
+ * arithmetic under a widening (1 by sign, 0 by zero), computed here in 64
+ * bits as if it did not wrap; its PX_EXT tests that. */
+static const char *eval_x(pre *p, ptx_expr *e, int kk, int sx) {
   ptx_fn *fn = &p->fs->fn;
   if (!e->has_iv && e->txt) return e->txt;
   const char *r = NULL;
   switch (e->op) {
   case PX_IMM: r = ptx_printf(fn->a, "%lld", (long long)e->imm); break;
-  case PX_INV: r = fn->regs.name[e->reg]; break;
-  case PX_IV: r = iv_at(p, e->reg, e->post, 1, kk); break;
-  case PX_EXT:
-    if (e->a->op == PX_IV) {
-      r = iv_at(p, e->a->reg, e->a->post, e->sext, kk);
-    } else {
+  case PX_INV:
+    r = fn->regs.name[e->reg];
+    if (sx >= 0) {
       r = rd(p->fs);
-      ptx_bprintf(p->b, "\tcvt.%s64.%s32 \t%s, %s;\n", e->sext ? "s" : "u", e->sext ? "s" : "u", r,
-                  fn->regs.name[e->a->reg]);
+      ptx_bprintf(p->b, "\tcvt.%s64.%s32 \t%s, %s;\n", sx ? "s" : "u", sx ? "s" : "u", r, fn->regs.name[e->reg]);
+    }
+    break;
+  case PX_IV: r = iv_at(p, e->reg, e->post, sx, kk); break;
+  case PX_EXT:
+    r = eval_x(p, e->a, kk, e->sext);
+    /* the 32-bit register holds this value only if it did not wrap: a
+     * register itself, before any step, is what it is */
+    if (e->a->op != PX_INV && !(e->a->op == PX_IV && !e->a->post && kk == K0)) {
+      const char *t = rd(p->fs);
+      if (e->sext) ptx_bprintf(p->b, "\tadd.s64 \t%s, %s, 2147483648;\n", t, r);
+      else ptx_bprintf(p->b, "\tmov.b64 \t%s, %s;\n", t, r);
+      bad_if(p, "ge", "u64", t, "4294967296");
     }
     break;
   case PX_SHL: {
-    const char *a = eval(p, e->a, kk);
+    const char *a = eval_x(p, e->a, kk, sx);
     r = rd(p->fs);
     ptx_bprintf(p->b, "\tshl.b64 \t%s, %s, %lld;\n", r, a, (long long)e->imm);
     break;
   }
   default: {
     static const char *ops[] = {[PX_ADD] = "add.s64", [PX_SUB] = "sub.s64", [PX_MUL] = "mul.lo.s64"};
-    const char *a = eval(p, e->a, kk), *bb = eval(p, e->b, kk);
+    const char *a = eval_x(p, e->a, kk, sx), *bb = eval_x(p, e->b, kk, sx);
     r = rd(p->fs);
     ptx_bprintf(p->b, "\t%s \t%s, %s, %s;\n", ops[e->op], r, a, bb);
   }
@@ -271,6 +272,8 @@ static const char *eval(pre *p, ptx_expr *e, int kk) {
   if (!e->has_iv) e->txt = r;
   return r;
 }
+
+static const char *eval(pre *p, ptx_expr *e, int kk) { return eval_x(p, e, kk, -1); }
 
 /* the address c covers at iteration kk: its register's value plus c->lo */
 static const char *addr_at(pre *p, const ptx_check *c, int kk) {
@@ -289,8 +292,12 @@ static void emit_precheck(ptx_fstate *fs, vloop *v, ptx_buf *b) {
   for (int i = 0; i < fs->nc; i++) {
     ptx_check *c = &fs->c[i];
     if (!c->hoisted || c->stmt < l->first || c->stmt > l->last) continue;
-    if (!c->hx || !c->hx->has_iv) { /* the same address in every iteration */
-      ptx_emit_test_or(fs, b, c, c->hx ? addr_at(&p, c, K0) : ptx_emit_check_addr(fs, b, c), P_HOIST);
+    if (!c->hx) { /* the address register itself */
+      ptx_emit_test_or(fs, b, c, ptx_emit_check_addr(fs, b, c), c->bits, P_HOIST);
+      continue;
+    }
+    if (!c->hx->has_iv) { /* the same address in every iteration */
+      ptx_emit_test_or(fs, b, c, addr_at(&p, c, K0), 64, P_HOIST);
       continue;
     }
     if (!p.k) p.k = trip_count(&p);
@@ -302,9 +309,12 @@ static void emit_precheck(ptx_fstate *fs, vloop *v, ptx_buf *b) {
       ptx_bprintf(b, "\tadd.s64 \t%s, %s, 2147483648;\n", d, eval(&p, c->hslope, K0));
       bad_if(&p, "ge", "u64", d, "4294967296");
     }
-    ptx_emit_test_or(fs, b, c, a0, P_HOIST);
-    ptx_emit_test_or(fs, b, c, al, P_HOIST);
+    ptx_emit_test_or(fs, b, c, a0, 64, P_HOIST);
+    ptx_emit_test_or(fs, b, c, al, 64, P_HOIST);
   }
+  /* a loop with barriers: the CTA runs one copy, the fast one only if
+   * every thread passed (every thread reaches this point: ptx_loops.c) */
+  if (l->cta_uniform) ptx_bprintf(b, "\tbar.red.or.pred \t%%gsan_p%d, 0, %%gsan_p%d;\n", P_HOIST, P_HOIST);
   ptx_bprintf(b, "\t@!%%gsan_p%d bra \t$L__gsan_fast_%d;\n", P_HOIST, v->id);
 }
 

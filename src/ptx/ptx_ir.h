@@ -138,19 +138,23 @@ typedef struct ptx_iv {
 } ptx_iv;
 
 /* The latch's test, normalised: the loop goes round again while
- * V cmp N, where V is induction variable iv (after its step if post) and N
- * is an immediate or a loop-invariant register. */
+ * V cmp N, where V is induction variable iv (after its step if post), plus
+ * or minus c, and N is an immediate or a loop-invariant register. */
 enum ptx_cmp { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_NE };
 typedef struct ptx_trip {
   int iv;           /* index in ivs; -1: no trip count */
   int post;
   int cmp, is_signed, bits;
   const ptx_tok *n;
+  int at;           /* the statement where V is formed */
+  const ptx_tok *c; /* V = iv + c (- c if c_neg), an invariant register or literal; NULL: V = iv */
+  int c_neg;
 } ptx_trip;
 
 typedef struct ptx_loop {
   int header, latch;     /* blocks; the header is entered from outside only by falling in from header-1 */
   int first, last;       /* the loop is exactly statements first..last */
+  int cta_uniform;       /* barriers inside: all threads of the CTA take the same copy */
   uint8_t *in;           /* per block: inside the loop */
   int nivs;
   ptx_iv *ivs;
@@ -158,11 +162,14 @@ typedef struct ptx_loop {
 } ptx_loop;
 
 /* The innermost loops whose statements can be copied (one latch, one
- * entry by fall-through, contiguous, no calls, barriers or .aligned
- * instructions, no declarations or scopes inside). Returns their count. */
+ * entry by fall-through, contiguous, no calls, no declarations or scopes
+ * inside; barriers only as __syncthreads() before any exit, which makes the
+ * choice of copy the CTA's). Returns their count. */
 int ptx_loops_find(ptx_fn *fn, ptx_loop **out);
 /* The value of register reg when statement s (inside l) executes, or NULL. */
 ptx_expr *ptx_loop_value(ptx_fn *fn, const ptx_loop *l, int s, int reg);
+/* A 32-bit e zero-extended (an address in the shared or local window). */
+ptx_expr *ptx_loop_widen(ptx_fn *fn, const ptx_loop *l, ptx_expr *e);
 /* How much e grows from one iteration to the next (iteration-free), or NULL. */
 ptx_expr *ptx_loop_slope(ptx_fn *fn, const ptx_loop *l, ptx_expr *e);
 void ptx_loop_dump(FILE *f, const ptx_fn *fn, const ptx_loop *l);

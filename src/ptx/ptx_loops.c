@@ -79,7 +79,8 @@ static int tok_int(const ptx_tok *t, int64_t *v) {
 
 static ptx_expr *value(walk *w, int s, const ptx_tok *t, int bits, int depth);
 
-/* a 32-bit operand widened to 64 bits */
+/* a 32-bit operand widened to 64 bits: the value of a 32-bit expression,
+ * which the pre-check tests did not wrap */
 static ptx_expr *ext(walk *w, int s, const ptx_tok *t, int sext, int depth) {
   ptx_expr *v = value(w, s, t, 32, depth);
   if (!v) return NULL;
@@ -109,10 +110,11 @@ static int opnd_int(const ptx_stmt *s, int k, int64_t *v) {
   return 0;
 }
 
-/* operand k of statement s (at s), a register or a literal */
+/* operand k of statement s (at s), a register or a literal (a 32-bit
+ * one as the signed value the 32-bit arithmetic adds) */
 static ptx_expr *operand(walk *w, const ptx_stmt *s, int si, int k, int bits, int depth) {
   int64_t v;
-  if (opnd_int(s, k, &v)) return imm(w, v);
+  if (opnd_int(s, k, &v)) return imm(w, bits == 32 ? (int64_t)(int32_t)v : v);
   const ptx_tok *t = opnd(s, k);
   return t ? value(w, si, t, bits, depth) : NULL;
 }
@@ -127,33 +129,36 @@ static ptx_expr *operand_ext(walk *w, const ptx_stmt *s, int si, int k, int sext
 
 /* The value definition d computes, in terms of the values at statement
  * d. Only the arithmetic that moves an address affinely: mov, add, sub,
- * mul.lo and shl by a constant (64-bit), and the widening ones (cvt,
- * mul.wide, mad.wide) whose 32-bit operands are invariant or an induction
- * variable itself. */
+ * mul.lo, mad.lo and shl by a constant, and the widening cvt, mul.wide and
+ * mad.wide. 32-bit arithmetic is taken as if it did not wrap; the
+ * pre-check tests that where the value is widened (PX_EXT), which is the
+ * only way a 32-bit value reaches an address. */
 static ptx_expr *eval_def(walk *w, int d, int bits, int depth) {
   ptx_fn *fn = w->fn;
   int si = fn->def[d].stmt;
   const ptx_stmt *s = fn->st[si];
   if (s->pred >= 0 || s->nopnd < 2 || opnd(s, 0) == NULL) return NULL;
   int sx = ptx_op_has(s, ".s32");
-  if (bits == 32) return NULL; /* 32-bit arithmetic may wrap inside the loop */
-  if (ptx_op_is(s, "mov") && s->nopnd == 2) return operand(w, s, si, 1, 64, depth);
-  if (ptx_op_is(s, "cvt") && s->nopnd == 2 && (ptx_op_has(s, ".s64") || ptx_op_has(s, ".u64")) &&
+  /* cvta between generic and global: the same number for global memory */
+  if ((ptx_op_is(s, "mov") || (ptx_op_is(s, "cvta") && ptx_op_has(s, ".global") && bits == 64)) && s->nopnd == 2)
+    return operand(w, s, si, 1, bits, depth);
+  if (ptx_op_is(s, "cvt") && s->nopnd == 2 && bits == 64 && (ptx_op_has(s, ".s64") || ptx_op_has(s, ".u64")) &&
       (ptx_op_has(s, ".s32") || ptx_op_has(s, ".u32")) && !ptx_op_has(s, ".sat"))
     return operand_ext(w, s, si, 1, sx, depth);
   if (s->nopnd != 3 && !(s->nopnd == 4 && ptx_op_is(s, "mad"))) return NULL;
   int wide = ptx_op_has(s, ".wide");
-  if (wide && !(ptx_op_has(s, ".s32") || ptx_op_has(s, ".u32"))) return NULL;
-  if (!wide && !(ptx_op_has(s, ".s64") || ptx_op_has(s, ".u64") || ptx_op_has(s, ".b64"))) return NULL;
+  if (wide && (bits != 64 || !(ptx_op_has(s, ".s32") || ptx_op_has(s, ".u32")))) return NULL;
+  if (!wide && bits == 64 && !(ptx_op_has(s, ".s64") || ptx_op_has(s, ".u64") || ptx_op_has(s, ".b64"))) return NULL;
+  if (!wide && bits == 32 && !(ptx_op_has(s, ".s32") || ptx_op_has(s, ".u32") || ptx_op_has(s, ".b32"))) return NULL;
   if (ptx_op_has(s, ".sat") || ptx_op_has(s, ".cc")) return NULL;
   if (ptx_op_is(s, "add") && !wide)
-    return bin(w, PX_ADD, operand(w, s, si, 1, 64, depth), operand(w, s, si, 2, 64, depth));
+    return bin(w, PX_ADD, operand(w, s, si, 1, bits, depth), operand(w, s, si, 2, bits, depth));
   if (ptx_op_is(s, "sub") && !wide)
-    return bin(w, PX_SUB, operand(w, s, si, 1, 64, depth), operand(w, s, si, 2, 64, depth));
-  if (ptx_op_is(s, "shl") && ptx_op_has(s, ".b64")) {
+    return bin(w, PX_SUB, operand(w, s, si, 1, bits, depth), operand(w, s, si, 2, bits, depth));
+  if (ptx_op_is(s, "shl")) {
     int64_t k;
-    ptx_expr *x = operand(w, s, si, 1, 64, depth), *e;
-    if (!x || !opnd_int(s, 2, &k) || k < 0 || k > 62 || !(e = node(w, PX_SHL))) return NULL;
+    ptx_expr *x = operand(w, s, si, 1, bits, depth), *e;
+    if (!x || !opnd_int(s, 2, &k) || k < 0 || k > bits - 2 || !(e = node(w, PX_SHL))) return NULL;
     e->a = x;
     e->imm = k;
     e->has_iv = x->has_iv;
@@ -162,10 +167,10 @@ static ptx_expr *eval_def(walk *w, int d, int bits, int depth) {
   if (ptx_op_is(s, "mul") || ptx_op_is(s, "mad")) {
     ptx_expr *p;
     if (wide) p = bin(w, PX_MUL, operand_ext(w, s, si, 1, sx, depth), operand_ext(w, s, si, 2, sx, depth));
-    else if (ptx_op_has(s, ".lo")) p = bin(w, PX_MUL, operand(w, s, si, 1, 64, depth), operand(w, s, si, 2, 64, depth));
+    else if (ptx_op_has(s, ".lo")) p = bin(w, PX_MUL, operand(w, s, si, 1, bits, depth), operand(w, s, si, 2, bits, depth));
     else return NULL;
     if (ptx_op_is(s, "mul")) return s->nopnd == 3 ? p : NULL;
-    return bin(w, PX_ADD, p, operand(w, s, si, 3, 64, depth));
+    return bin(w, PX_ADD, p, operand(w, s, si, 3, bits, depth));
   }
   return NULL;
 }
@@ -335,8 +340,49 @@ static int cmp_of(const ptx_stmt *s, int *cmp, int *sgn) {
 
 /* The latch ends in "@[!]%p bra header" with %p = setp.cmp V, N: the loop
  * goes round again while the test holds. */
+/* The compared value V of the latch's test: an induction variable of the
+ * test's width, or one plus or minus a loop-invariant register or literal
+ * (an add the compiler put beside the test). Sets the induction variable,
+ * the statement at which its value counts (for before/after its step) and
+ * the addend. */
+static int compared(ptx_fn *fn, ptx_loop *l, int at, const ptx_tok *t, int bits, ptx_trip *tr) {
+  int r = ptx_tok_reg(fn, t), d, dd;
+  if (r < 0) return 0;
+  for (int i = 0; i < l->nivs; i++)
+    if (l->ivs[i].reg == r && l->ivs[i].bits == bits) {
+      tr->iv = i;
+      tr->at = at;
+      return 1;
+    }
+  if (defs_inside(fn, l, r, &d) != 1) return 0;
+  const ptx_stmt *s = fn->st[fn->def[d].stmt];
+  int sub = ptx_op_is(s, "sub");
+  if (s->pred >= 0 || s->nopnd != 3 || (!ptx_op_is(s, "add") && !sub) || ptx_op_has(s, ".sat") || ptx_op_has(s, ".cc") ||
+      !ptx_stmt_dominates(fn, fn->def[d].stmt, at))
+    return 0;
+  for (int side = 1; side <= 2; side++) {
+    const ptx_tok *x = opnd(s, side), *c = opnd(s, 3 - side);
+    int xr = x ? ptx_tok_reg(fn, x) : -1, cr = c ? ptx_tok_reg(fn, c) : -1;
+    int64_t k;
+    if (!x || !c || (sub && side == 2)) continue;
+    if (!tok_int(c, &k) && (cr < 0 || fn->regs.bits[cr] != bits || defs_inside(fn, l, cr, &dd) != 0)) continue;
+    for (int i = 0; i < l->nivs; i++)
+      if (l->ivs[i].reg == xr && l->ivs[i].bits == bits) {
+        tr->iv = i;
+        tr->at = fn->def[d].stmt;
+        tr->c = c;
+        tr->c_neg = sub;
+        return 1;
+      }
+  }
+  return 0;
+}
+
+/* The latch ends in "@[!]%p bra header" with %p = setp.cmp V, N: the loop
+ * goes round again while the test holds. */
 static void find_trip(ptx_fn *fn, ptx_loop *l) {
-  l->trip.iv = -1;
+  ptx_trip t = {-1, 0, 0, 0, 0, NULL, 0, NULL, 0};
+  l->trip = t;
   const ptx_stmt *br = fn->st[fn->b[l->latch].last];
   if (br->kind != ST_INSN || !ptx_op_is(br, "bra") || br->pred < 0) return;
   int p = ptx_tok_reg(fn, &br->toks[br->pred]), d;
@@ -347,19 +393,13 @@ static void find_trip(ptx_fn *fn, ptx_loop *l) {
   int bits = ptx_op_has(s, ".s64") || ptx_op_has(s, ".u64") || ptx_op_has(s, ".b64") ? 64 : 32;
   const ptx_tok *v = opnd(s, 1), *n = opnd(s, 2);
   if (!v || !n) return;
-  int iv = -1;
-  for (int side = 0; side < 2 && iv < 0; side++) {
-    int r = ptx_tok_reg(fn, side ? n : v);
-    for (int i = 0; i < l->nivs && r >= 0; i++)
-      if (l->ivs[i].reg == r && l->ivs[i].bits == bits) iv = i;
-    if (iv >= 0 && side) { /* N op V: mirror the comparison */
-      const ptx_tok *t = v;
-      v = n;
-      n = t;
-      cmp = cmp == CMP_LT ? CMP_GT : cmp == CMP_LE ? CMP_GE : cmp == CMP_GT ? CMP_LT : cmp == CMP_GE ? CMP_LE : cmp;
-    }
+  if (!compared(fn, l, fn->def[d].stmt, v, bits, &t)) {
+    if (!compared(fn, l, fn->def[d].stmt, n, bits, &t)) return;
+    const ptx_tok *x = v; /* N op V: mirror the comparison */
+    v = n;
+    n = x;
+    cmp = cmp == CMP_LT ? CMP_GT : cmp == CMP_LE ? CMP_GE : cmp == CMP_GT ? CMP_LT : cmp == CMP_GE ? CMP_LE : cmp;
   }
-  if (iv < 0) return;
   int64_t k;
   int nr = ptx_tok_reg(fn, n), dn;
   if (!tok_int(n, &k) && (nr < 0 || fn->regs.bits[nr] != bits || defs_inside(fn, l, nr, &dn) != 0)) return;
@@ -368,7 +408,7 @@ static void find_trip(ptx_fn *fn, ptx_loop *l) {
     cmp = cmp == CMP_LT ? CMP_GE : cmp == CMP_LE ? CMP_GT : cmp == CMP_GT ? CMP_LE : CMP_LT;
   }
   /* a step in a register has its sign and size tested before the loop */
-  const ptx_expr *step = l->ivs[iv].step;
+  const ptx_expr *step = l->ivs[t.iv].step;
   if (step->op == PX_IMM) {
     int64_t st = step->imm;
     if (st <= -(1ll << 31) || st >= (1ll << 31)) return; /* keeps k * step within 62 bits */
@@ -379,36 +419,62 @@ static void find_trip(ptx_fn *fn, ptx_loop *l) {
   } else if (cmp == CMP_NE) {
     return;
   }
-  /* the counter's value at the test: before or after its step */
-  int defs[16], nd = ptx_reaching(fn, fn->def[d].stmt, l->ivs[iv].reg, defs, 16), inside = 0;
+  /* the counter's value where V is formed: before or after its step */
+  int defs[16], nd = ptx_reaching(fn, t.at, l->ivs[t.iv].reg, defs, 16), inside = 0;
   if (nd < 1 || nd > 16) return;
   for (int i = 0; i < nd; i++) inside += stmt_in(l, fn, fn->def[defs[i]].stmt);
-  l->trip.iv = iv;
-  l->trip.post = inside == nd;
-  l->trip.cmp = cmp;
-  l->trip.is_signed = sgn;
-  l->trip.bits = bits;
-  l->trip.n = n;
+  t.post = inside == nd;
+  t.cmp = cmp;
+  t.is_signed = sgn;
+  t.bits = bits;
+  t.n = n;
+  l->trip = t;
 }
 
-/* Statements a copy of the loop can hold: labels, instructions other than
- * calls, barriers and .aligned (warp- or CTA-collective) ones — the copy is
- * chosen per thread, and those must be executed by all threads at one
- * instruction — and .loc/.pragma lines. */
-static int copyable(const ptx_fn *fn, int first, int last) {
+/* __syncthreads(): barrier 0 of the whole CTA, no thread count */
+static int cta_barrier(const ptx_stmt *s) {
+  int64_t id;
+  return (ptx_op_is(s, "bar") || ptx_op_is(s, "barrier")) && ptx_op_has(s, ".sync") && !ptx_op_has(s, ".warp") &&
+         s->nopnd == 1 && opnd_int(s, 0, &id) && id == 0;
+}
+
+/* Can the loop's statements be copied, and must every thread of the CTA
+ * then choose the same copy? Labels, .loc/.pragma and instructions other
+ * than calls and indirect branches can be copied. The copy is chosen per
+ * thread unless the loop holds a barrier or an .aligned (warp-collective)
+ * instruction: those must be executed by all threads at one instruction,
+ * so the choice becomes the CTA's (ptx_hoist.c: bar.red before the loop).
+ * That is sound only if every thread of the CTA reaches the pre-check:
+ * when a __syncthreads() in the loop comes before any way out of it, every
+ * thread that enters must reach it, so every thread enters. Other barriers
+ * (named, counted, arrive, warp) are not copied. Returns -1 (no), 0 (per
+ * thread) or 1 (per CTA). */
+static int copy_mode(const ptx_fn *fn, int first, int last, const uint8_t *in) {
+  int aligned = 0, nbar = 0, bar[8];
   for (int i = first; i <= last; i++) {
     const ptx_stmt *s = fn->st[i];
     if (s->kind == ST_LABEL) continue;
     if (s->kind == ST_DIRECTIVE) {
       if (ptx_tok_is(&s->toks[0], ".loc") || ptx_tok_is(&s->toks[0], ".pragma")) continue;
-      return 0;
+      return -1;
     }
-    if (s->kind != ST_INSN) return 0;
-    if (ptx_op_is(s, "call") || ptx_op_is(s, "brx") || ptx_op_is(s, "bar") || ptx_op_is(s, "barrier") ||
-        ptx_op_has(s, ".aligned"))
-      return 0;
+    if (s->kind != ST_INSN || ptx_op_is(s, "call") || ptx_op_is(s, "brx")) return -1;
+    if (cta_barrier(s)) {
+      if (nbar < 8) bar[nbar++] = fn->blk[i];
+      continue;
+    }
+    if (ptx_op_is(s, "bar") || ptx_op_is(s, "barrier")) return -1;
+    aligned |= ptx_op_has(s, ".aligned");
   }
-  return 1;
+  if (!nbar) return aligned ? -1 : 0;
+  for (int k = 0; k < nbar; k++) {
+    int first_out = 1; /* this barrier's block dominates every block leaving the loop */
+    for (int b = fn->blk[first]; b <= fn->blk[last] && first_out; b++)
+      for (int e = 0; e < fn->b[b].nsucc; e++)
+        if (!in[fn->b[b].succ[e]] && !ptx_dominates(fn, bar[k], b)) first_out = 0;
+    if (first_out) return 1;
+  }
+  return -1;
 }
 
 int ptx_loops_find(ptx_fn *fn, ptx_loop **out) {
@@ -456,12 +522,14 @@ int ptx_loops_find(ptx_fn *fn, ptx_loop **out) {
     int falls = 0;
     for (int e = 0; e < fn->b[h].npred; e++) falls |= fn->b[h].pred[e] == h - 1;
     if (!falls) ok = 0;
-    if (!ok || !copyable(fn, fn->b[h].first, fn->b[lt].last)) continue;
+    int mode = ok ? copy_mode(fn, fn->b[h].first, fn->b[lt].last, in) : -1;
+    if (mode < 0) continue;
     loops = realloc(loops, (size_t)(nl + 1) * sizeof *loops);
     ptx_loop *l = &loops[nl++];
     memset(l, 0, sizeof *l);
     l->header = h;
     l->latch = lt;
+    l->cta_uniform = mode;
     l->first = fn->b[h].first;
     l->last = fn->b[lt].last;
     l->in = ptx_alloc(fn->a, (size_t)nb);
@@ -493,7 +561,7 @@ static ptx_expr *slope(walk *w, ptx_expr *e) {
   case PX_IMM:
   case PX_INV: return imm(w, 0);
   case PX_IV: return w->l->ivs[e->reg].step;
-  case PX_EXT: return e->a->op == PX_IV ? w->l->ivs[e->a->reg].step : imm(w, 0);
+  case PX_EXT: return slope(w, e->a); /* no wrap: the pre-check tests the ends */
   case PX_ADD:
   case PX_SUB: return bin(w, e->op, slope(w, e->a), slope(w, e->b));
   case PX_MUL: return e->a->has_iv ? bin(w, PX_MUL, slope(w, e->a), e->b) : bin(w, PX_MUL, e->a, slope(w, e->b));
@@ -513,6 +581,15 @@ static ptx_expr *slope(walk *w, ptx_expr *e) {
 /* Affine in k: e(k+1) - e(k) is the same for every k (modulo 2^64). A
  * 32-bit induction variable under EXT grows by its step only while it does
  * not wrap, which the pre-check tests at both ends. */
+ptx_expr *ptx_loop_widen(ptx_fn *fn, const ptx_loop *l, ptx_expr *e) {
+  walk w = {fn, l, NULL, NULL, 0};
+  ptx_expr *x = node(&w, PX_EXT);
+  if (!x) return NULL;
+  x->a = e;
+  x->has_iv = e->has_iv;
+  return x;
+}
+
 ptx_expr *ptx_loop_slope(ptx_fn *fn, const ptx_loop *l, ptx_expr *e) {
   walk w = {fn, l, NULL, NULL, 0};
   return slope(&w, e);
@@ -537,7 +614,8 @@ static void dump_expr(FILE *f, const ptx_fn *fn, const ptx_loop *l, const ptx_ex
 
 void ptx_loop_dump(FILE *f, const ptx_fn *fn, const ptx_loop *l) {
   static const char *cmps[] = {"<", "<=", ">", ">=", "!="};
-  fprintf(f, "  loop: blocks %d-%d, lines %d-%d\n", l->header, l->latch, fn->st[l->first]->line, fn->st[l->last]->line);
+  fprintf(f, "  loop: blocks %d-%d, lines %d-%d%s\n", l->header, l->latch, fn->st[l->first]->line, fn->st[l->last]->line,
+          l->cta_uniform ? ", one copy per CTA (barriers)" : "");
   for (int i = 0; i < l->nivs; i++) {
     fprintf(f, "    induction %s (%d bits), step ", fn->regs.name[l->ivs[i].reg], l->ivs[i].bits);
     dump_expr(f, fn, l, l->ivs[i].step);
@@ -547,7 +625,8 @@ void ptx_loop_dump(FILE *f, const ptx_fn *fn, const ptx_loop *l) {
     fprintf(f, "    trip count: unknown\n");
     return;
   }
-  fprintf(f, "    again while %s%s %s %.*s (%s %d-bit)\n", fn->regs.name[l->ivs[l->trip.iv].reg], l->trip.post ? "'" : "",
-          cmps[l->trip.cmp], (int)l->trip.n->len, l->trip.n->text, l->trip.is_signed ? "signed" : "unsigned",
-          l->trip.bits);
+  fprintf(f, "    again while %s%s", fn->regs.name[l->ivs[l->trip.iv].reg], l->trip.post ? "'" : "");
+  if (l->trip.c) fprintf(f, " %c %.*s", l->trip.c_neg ? '-' : '+', (int)l->trip.c->len, l->trip.c->text);
+  fprintf(f, " %s %.*s (%s %d-bit)\n", cmps[l->trip.cmp], (int)l->trip.n->len, l->trip.n->text,
+          l->trip.is_signed ? "signed" : "unsigned", l->trip.bits);
 }
