@@ -8,10 +8,10 @@
  * that fails, as before. Accesses the pre-check does not cover (pointers
  * loaded in the loop, unknown indices) keep their checks in both copies.
  *
- *   <pre-check>          @!bad bra fast
- *   header: ...checked loop...   @p bra header
+ *   <pre-check>          @!bad bra copy-of-header
+ *   ...checked loop...   (its statements, the header among them)
  *                        bra.uni join
- *   fast:   ...copy, labels renamed...   @p bra fast-header
+ *   ...copy, labels renamed...
  *   join:
  *
  * The choice is per thread; in a loop with barriers or .aligned
@@ -59,7 +59,7 @@ static int hoistable(ptx_fstate *fs, const ptx_loop *l, ptx_check *c) {
     if (c->mem[k].width == 0) return 0;
   if (c->root.kind == ROOT_ARENA) {
     int ds = fn->def[c->root.def].stmt;
-    if ((ds >= l->first && ds <= l->last) || !ptx_stmt_dominates(fn, ds, l->first - 1)) return 0;
+    if ((ds >= l->first && ds <= l->last) || !ptx_stmt_dominates(fn, ds, l->pre_dom)) return 0;
   }
   c->hx = NULL;
   if (c->addr_reg < 0) return 1; /* a variable's address: fixed */
@@ -85,6 +85,7 @@ void ptx_hoist_plan(ptx_fstate *fs) {
   for (int i = 0; i < fs->nc; i++) {
     ptx_check *c = &fs->c[i];
     int li = loop_of(h, &fs->fn, c->stmt);
+    if (li >= 0 && fs->fn.st[fs->fn.b[h->loops[li].header].first]->kind != ST_LABEL) li = -1;
     if (li >= 0 && hoistable(fs, &h->loops[li], c)) {
       c->hoisted = 1;
       count[li]++;
@@ -284,6 +285,16 @@ static const char *addr_at(pre *p, const ptx_check *c, int kk) {
   return r;
 }
 
+/* a label of the loop, as its copy names it; NULL when t is not one */
+static const char *copy_label(ptx_fstate *fs, const vloop *v, const ptx_tok *t) {
+  for (int i = v->l->first; i <= v->l->last; i++) {
+    const ptx_stmt *s = fs->fn.st[i];
+    if (s->kind == ST_LABEL && s->toks[0].len == t->len && memcmp(s->toks[0].text, t->text, t->len) == 0)
+      return ptx_printf(fs->m->arena, "$L__gsan_f%d_%.*s", v->id, (int)t->len, t->text);
+  }
+  return NULL;
+}
+
 static void emit_precheck(ptx_fstate *fs, vloop *v, ptx_buf *b) {
   pre p = {fs, b, v->l, NULL};
   const ptx_loop *l = v->l;
@@ -315,14 +326,15 @@ static void emit_precheck(ptx_fstate *fs, vloop *v, ptx_buf *b) {
   /* a loop with barriers: the CTA runs one copy, the fast one only if
    * every thread passed (every thread reaches this point: ptx_loops.c) */
   if (l->cta_uniform) ptx_bprintf(b, "\tbar.red.or.pred \t%%gsan_p%d, 0, %%gsan_p%d;\n", P_HOIST, P_HOIST);
-  ptx_bprintf(b, "\t@!%%gsan_p%d bra \t$L__gsan_fast_%d;\n", P_HOIST, v->id);
+  const ptx_tok *h = &fs->fn.st[fs->fn.b[l->header].first]->toks[0];
+  ptx_bprintf(b, "\t@!%%gsan_p%d bra \t%s;\n", P_HOIST, copy_label(fs, v, h));
 }
 
 void ptx_hoist_checks(ptx_fstate *fs, ptx_buf *pre, ptx_buf *stub, int *next_id) {
   ptx_hoist *h = fs->hoist;
   for (int vi = 0; h && vi < h->nv; vi++) {
     vloop *v = &h->v[vi];
-    emit_precheck(fs, v, &pre[v->l->first]);
+    emit_precheck(fs, v, &pre[v->l->pre_at]);
     for (int i = 0; i < fs->nc; i++) {
       ptx_check *c = &fs->c[i];
       if (c->removed || c->hoisted || c->stmt < v->l->first || c->stmt > v->l->last) continue;
@@ -343,16 +355,6 @@ void ptx_hoist_lookups(ptx_fstate *fs) {
         ptx_emit_root_lookup(fs, &v->post[at - v->l->first], &fs->roots[r], fs->fn.st[at], v->id + 1);
     }
   }
-}
-
-/* a label of the loop, as its copy names it; NULL when t is not one */
-static const char *copy_label(ptx_fstate *fs, const vloop *v, const ptx_tok *t) {
-  for (int i = v->l->first; i <= v->l->last; i++) {
-    const ptx_stmt *s = fs->fn.st[i];
-    if (s->kind == ST_LABEL && s->toks[0].len == t->len && memcmp(s->toks[0].text, t->text, t->len) == 0)
-      return ptx_printf(fs->m->arena, "$L__gsan_f%d_%.*s", v->id, (int)t->len, t->text);
-  }
-  return NULL;
 }
 
 static ptx_stmt *copy_stmt(ptx_fstate *fs, const vloop *v, const ptx_stmt *s) {
@@ -380,7 +382,7 @@ void ptx_hoist_tail(ptx_fstate *fs, int stmt, ptx_vec *out) {
     if (v->l->last != stmt) continue;
     int scope = fs->fn.st[stmt]->scope;
     ptx_buf t = {0};
-    ptx_bprintf(&t, "\tbra.uni \t$L__gsan_join_%d;\n$L__gsan_fast_%d:\n", v->id, v->id);
+    ptx_bprintf(&t, "\tbra.uni \t$L__gsan_join_%d;\n", v->id);
     ptx_emit_text(fs, out, &t, scope);
     for (int i = v->l->first; i <= v->l->last; i++) {
       ptx_emit_text(fs, out, &v->pre[i - v->l->first], scope);

@@ -140,7 +140,7 @@ typedef struct ptx_iv {
 /* The latch's test, normalised: the loop goes round again while
  * V cmp N, where V is induction variable iv (after its step if post), plus
  * or minus c, and N is an immediate or a loop-invariant register. */
-enum ptx_cmp { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_NE };
+enum ptx_cmp { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_NE, CMP_EQ };
 typedef struct ptx_trip {
   int iv;           /* index in ivs; -1: no trip count */
   int post;
@@ -152,8 +152,9 @@ typedef struct ptx_trip {
 } ptx_trip;
 
 typedef struct ptx_loop {
-  int header, latch;     /* blocks; the header is entered from outside only by falling in from header-1 */
-  int first, last;       /* the loop is exactly statements first..last */
+  int header, latch;     /* blocks */
+  int first, last;       /* the loop is exactly statements first..last (the header may sit inside) */
+  int pre_at, pre_dom;   /* the pre-check goes before statement pre_at; what it reads must dominate pre_dom */
   int cta_uniform;       /* barriers inside: all threads of the CTA take the same copy */
   uint8_t *in;           /* per block: inside the loop */
   int nivs;
@@ -161,10 +162,10 @@ typedef struct ptx_loop {
   ptx_trip trip;
 } ptx_loop;
 
-/* The innermost loops whose statements can be copied (one latch, one
- * entry by fall-through, contiguous, no calls, no declarations or scopes
- * inside; barriers only as __syncthreads() before any exit, which makes the
- * choice of copy the CTA's). Returns their count. */
+/* The innermost loops whose statements can be copied (one latch, an entry
+ * edge that can carry the pre-check, contiguous, no calls, no declarations
+ * or scopes inside; barriers only as __syncthreads() before any exit, which
+ * makes the choice of copy the CTA's). Returns their count. */
 int ptx_loops_find(ptx_fn *fn, ptx_loop **out);
 /* The value of register reg when statement s (inside l) executes, or NULL. */
 ptx_expr *ptx_loop_value(ptx_fn *fn, const ptx_loop *l, int s, int reg);

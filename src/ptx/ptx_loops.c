@@ -325,6 +325,7 @@ static void find_ivs(ptx_fn *fn, ptx_loop *l) {
 static int cmp_of(const ptx_stmt *s, int *cmp, int *sgn) {
   static const struct { const char *q; int cmp, sgn; } t[] = {
       {".lt", CMP_LT, -1}, {".le", CMP_LE, -1}, {".gt", CMP_GT, -1}, {".ge", CMP_GE, -1}, {".ne", CMP_NE, -1},
+      {".eq", CMP_EQ, -1},
       {".lo", CMP_LT, 0},  {".ls", CMP_LE, 0},  {".hi", CMP_GT, 0},  {".hs", CMP_GE, 0},  {NULL, 0, 0}};
   for (int i = 0; t[i].q; i++)
     if (ptx_op_has(s, t[i].q)) {
@@ -338,8 +339,6 @@ static int cmp_of(const ptx_stmt *s, int *cmp, int *sgn) {
   return 0;
 }
 
-/* The latch ends in "@[!]%p bra header" with %p = setp.cmp V, N: the loop
- * goes round again while the test holds. */
 /* The compared value V of the latch's test: an induction variable of the
  * test's width, or one plus or minus a loop-invariant register or literal
  * (an add the compiler put beside the test). Sets the induction variable,
@@ -378,23 +377,28 @@ static int compared(ptx_fn *fn, ptx_loop *l, int at, const ptx_tok *t, int bits,
   return 0;
 }
 
-/* The latch ends in "@[!]%p bra header" with %p = setp.cmp V, N: the loop
- * goes round again while the test holds. */
-static void find_trip(ptx_fn *fn, ptx_loop *l) {
+/* The loop's exit test: a block every iteration passes (it dominates the
+ * latch) that ends in "@[!]%p bra T" with %p = setp.cmp V, N, and leaves
+ * the loop on one of its two ways: to T, or by falling through. Normalised
+ * to "goes round again while V cmp N". Another exit can only leave sooner,
+ * which keeps the count an upper bound. */
+static int exit_test(ptx_fn *fn, ptx_loop *l, int b, ptx_trip *out) {
   ptx_trip t = {-1, 0, 0, 0, 0, NULL, 0, NULL, 0};
-  l->trip = t;
-  const ptx_stmt *br = fn->st[fn->b[l->latch].last];
-  if (br->kind != ST_INSN || !ptx_op_is(br, "bra") || br->pred < 0) return;
-  int p = ptx_tok_reg(fn, &br->toks[br->pred]), d;
-  if (p < 0 || defs_inside(fn, l, p, &d) != 1 || fn->blk[fn->def[d].stmt] != l->latch) return;
+  if (!l->in[b] || !ptx_dominates(fn, b, l->latch) || fn->b[b].nsucc != 2) return 0;
+  const ptx_stmt *br = fn->st[fn->b[b].last];
+  if (br->kind != ST_INSN || !ptx_op_is(br, "bra") || br->pred < 0) return 0;
+  int taken = fn->b[b].succ[0], fall = fn->b[b].succ[1], d;
+  if (l->in[taken] == l->in[fall]) return 0; /* not an exit */
+  int stay_if_taken = l->in[taken], p = ptx_tok_reg(fn, &br->toks[br->pred]);
+  if (p < 0 || defs_inside(fn, l, p, &d) != 1 || fn->blk[fn->def[d].stmt] != b) return 0;
   const ptx_stmt *s = fn->st[fn->def[d].stmt];
   int cmp, sgn;
-  if (!ptx_op_is(s, "setp") || s->pred >= 0 || s->nopnd != 3 || opnd(s, 0) == NULL || !cmp_of(s, &cmp, &sgn)) return;
+  if (!ptx_op_is(s, "setp") || s->pred >= 0 || s->nopnd != 3 || opnd(s, 0) == NULL || !cmp_of(s, &cmp, &sgn)) return 0;
   int bits = ptx_op_has(s, ".s64") || ptx_op_has(s, ".u64") || ptx_op_has(s, ".b64") ? 64 : 32;
   const ptx_tok *v = opnd(s, 1), *n = opnd(s, 2);
-  if (!v || !n) return;
+  if (!v || !n) return 0;
   if (!compared(fn, l, fn->def[d].stmt, v, bits, &t)) {
-    if (!compared(fn, l, fn->def[d].stmt, n, bits, &t)) return;
+    if (!compared(fn, l, fn->def[d].stmt, n, bits, &t)) return 0;
     const ptx_tok *x = v; /* N op V: mirror the comparison */
     v = n;
     n = x;
@@ -402,33 +406,42 @@ static void find_trip(ptx_fn *fn, ptx_loop *l) {
   }
   int64_t k;
   int nr = ptx_tok_reg(fn, n), dn;
-  if (!tok_int(n, &k) && (nr < 0 || fn->regs.bits[nr] != bits || defs_inside(fn, l, nr, &dn) != 0)) return;
-  if (br->pred_neg) { /* round again while the test fails */
-    if (cmp == CMP_NE) return;
-    cmp = cmp == CMP_LT ? CMP_GE : cmp == CMP_LE ? CMP_GT : cmp == CMP_GT ? CMP_LE : CMP_LT;
+  if (!tok_int(n, &k) && (nr < 0 || fn->regs.bits[nr] != bits || defs_inside(fn, l, nr, &dn) != 0)) return 0;
+  if (br->pred_neg == stay_if_taken) { /* round again while the test fails */
+    if (cmp == CMP_NE) return 0;
+    cmp = cmp == CMP_EQ ? CMP_NE : cmp == CMP_LT ? CMP_GE : cmp == CMP_LE ? CMP_GT : cmp == CMP_GT ? CMP_LE : CMP_LT;
+  } else if (cmp == CMP_EQ) {
+    return 0; /* round again while equal: once or twice, not worth it */
   }
   /* a step in a register has its sign and size tested before the loop */
   const ptx_expr *step = l->ivs[t.iv].step;
   if (step->op == PX_IMM) {
     int64_t st = step->imm;
-    if (st <= -(1ll << 31) || st >= (1ll << 31)) return; /* keeps k * step within 62 bits */
-    if ((cmp == CMP_LT || cmp == CMP_LE) && st <= 0) return;
-    if ((cmp == CMP_GT || cmp == CMP_GE) && st >= 0) return;
+    if (st <= -(1ll << 31) || st >= (1ll << 31)) return 0; /* keeps k * step within 62 bits */
+    if ((cmp == CMP_LT || cmp == CMP_LE) && st <= 0) return 0;
+    if ((cmp == CMP_GT || cmp == CMP_GE) && st >= 0) return 0;
     uint64_t m = (uint64_t)(st < 0 ? -st : st);
-    if (cmp == CMP_NE && (m & (m - 1))) return; /* the exit divides by the step: powers of two only */
+    if (cmp == CMP_NE && (m & (m - 1))) return 0; /* the exit divides by the step: powers of two only */
   } else if (cmp == CMP_NE) {
-    return;
+    return 0;
   }
   /* the counter's value where V is formed: before or after its step */
   int defs[16], nd = ptx_reaching(fn, t.at, l->ivs[t.iv].reg, defs, 16), inside = 0;
-  if (nd < 1 || nd > 16) return;
+  if (nd < 1 || nd > 16) return 0;
   for (int i = 0; i < nd; i++) inside += stmt_in(l, fn, fn->def[defs[i]].stmt);
   t.post = inside == nd;
   t.cmp = cmp;
   t.is_signed = sgn;
   t.bits = bits;
   t.n = n;
-  l->trip = t;
+  *out = t;
+  return 1;
+}
+
+static void find_trip(ptx_fn *fn, ptx_loop *l) {
+  l->trip.iv = -1;
+  for (int b = 0; b < fn->nblk; b++)
+    if (exit_test(fn, l, b, &l->trip)) return;
 }
 
 /* __syncthreads(): barrier 0 of the whole CTA, no thread count */
@@ -477,6 +490,31 @@ static int copy_mode(const ptx_fn *fn, int first, int last, const uint8_t *in) {
   return -1;
 }
 
+/* Where the pre-check goes: on the one edge from outside into the header
+ * that can carry code. A block falling into the header gets it before the
+ * header's first statement; a block ending in an unconditional branch to
+ * the header, before that branch. Other entries run the checked copy. Sets
+ * at (the statement before which it goes) and dom (a statement the
+ * pre-check's inputs must dominate); 0 if there is no such edge. */
+static int entry_edge(const ptx_fn *fn, int h, const uint8_t *in, int *at, int *dom) {
+  for (int e = 0; e < fn->b[h].npred; e++) {
+    int p = fn->b[h].pred[e];
+    if (in[p]) continue;
+    const ptx_stmt *last = fn->st[fn->b[p].last];
+    int branch = last->kind == ST_INSN && ptx_op_is(last, "bra");
+    if (p == h - 1 && !(branch && last->pred < 0)) {
+      *at = fn->b[h].first;
+      *dom = fn->b[p].last;
+      return 1;
+    }
+    if (branch && last->pred < 0 && fn->b[p].nsucc == 1) {
+      *at = *dom = fn->b[p].last;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 int ptx_loops_find(ptx_fn *fn, ptx_loop **out) {
   *out = NULL;
   if (!fn->ok) return 0;
@@ -495,34 +533,35 @@ int ptx_loops_find(ptx_fn *fn, ptx_loop **out) {
   int *stack = malloc((size_t)nb * sizeof(int));
   for (int h = 1; h < nb; h++) {
     int lt = latch[h];
-    if (lt < h) continue; /* none, several, or a latch before its header */
+    if (lt < 0) continue; /* none, or several */
     /* the body: blocks reaching the latch without passing the header */
     memset(in, 0, (size_t)nb);
-    int sp = 0, size = 1, ok = 1;
+    int sp = 0, size = 1, ok = 1, lo = h, hi = h;
     in[h] = 1;
     if (!in[lt]) { in[lt] = 1; stack[sp++] = lt; size++; }
     while (sp) {
       int k = stack[--sp];
+      lo = k < lo ? k : lo;
+      hi = k > hi ? k : hi;
       for (int e = 0; e < fn->b[k].npred; e++) {
         int p = fn->b[k].pred[e];
         if (!in[p]) { in[p] = 1; stack[sp++] = p; size++; }
       }
     }
-    /* contiguous, innermost, entered only by falling into the header */
-    if (size != lt - h + 1) ok = 0;
-    for (int k = h; k <= lt && ok; k++) {
+    /* contiguous (a rotated loop's header may sit inside), innermost */
+    if (size != hi - lo + 1) ok = 0;
+    for (int k = lo; k <= hi && ok; k++) {
       if (!in[k]) ok = 0;
       for (int e = 0; e < fn->b[k].nsucc && ok; e++) {
         int t = fn->b[k].succ[e];
         if (in[t] && ptx_dominates(fn, t, k) && !(k == lt && t == h)) ok = 0;
       }
     }
-    /* the pre-check goes where header-1 falls into the header: a loop
-     * entered any other way runs its checked copy */
-    int falls = 0;
-    for (int e = 0; e < fn->b[h].npred; e++) falls |= fn->b[h].pred[e] == h - 1;
-    if (!falls) ok = 0;
-    int mode = ok ? copy_mode(fn, fn->b[h].first, fn->b[lt].last, in) : -1;
+    /* the range is entered only at its header; the first block may fall
+     * into the range from before it only if it is the header */
+    int at = -1, dom = -1;
+    if (ok && (lo == 0 || !entry_edge(fn, h, in, &at, &dom))) ok = 0;
+    int mode = ok ? copy_mode(fn, fn->b[lo].first, fn->b[hi].last, in) : -1;
     if (mode < 0) continue;
     loops = realloc(loops, (size_t)(nl + 1) * sizeof *loops);
     ptx_loop *l = &loops[nl++];
@@ -530,8 +569,10 @@ int ptx_loops_find(ptx_fn *fn, ptx_loop **out) {
     l->header = h;
     l->latch = lt;
     l->cta_uniform = mode;
-    l->first = fn->b[h].first;
-    l->last = fn->b[lt].last;
+    l->first = fn->b[lo].first;
+    l->last = fn->b[hi].last;
+    l->pre_at = at;
+    l->pre_dom = dom;
     l->in = ptx_alloc(fn->a, (size_t)nb);
     memcpy(l->in, in, (size_t)nb);
     find_ivs(fn, l);
@@ -613,7 +654,7 @@ static void dump_expr(FILE *f, const ptx_fn *fn, const ptx_loop *l, const ptx_ex
 }
 
 void ptx_loop_dump(FILE *f, const ptx_fn *fn, const ptx_loop *l) {
-  static const char *cmps[] = {"<", "<=", ">", ">=", "!="};
+  static const char *cmps[] = {"<", "<=", ">", ">=", "!=", "=="};
   fprintf(f, "  loop: blocks %d-%d, lines %d-%d%s\n", l->header, l->latch, fn->st[l->first]->line, fn->st[l->last]->line,
           l->cta_uniform ? ", one copy per CTA (barriers)" : "");
   for (int i = 0; i < l->nivs; i++) {

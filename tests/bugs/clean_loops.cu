@@ -14,6 +14,7 @@
 // CHECK: down ok
 // CHECK: by4 ok
 // CHECK: chase ok
+// CHECK: tile_sum ok
 // CHECK: find ok
 #include <cstdio>
 #include <vector>
@@ -45,6 +46,17 @@ __global__ void chase(int *const *p, int n, int *out) {
 #pragma unroll 1
   for (int k = 0; k < n; k++) s += *p[k];
   out[0] = s;
+}
+__global__ void tile_sum(const float *a, float *out, int tiles) {
+  __shared__ float t[128];
+  float s = 0;
+  for (int k = 0; k < tiles; k++) {
+    t[threadIdx.x] = a[k * 128 + threadIdx.x];
+    __syncthreads();
+    s += t[(threadIdx.x + 1) % 128];
+    __syncthreads();
+  }
+  out[threadIdx.x] = s;
 }
 __global__ void find(const int *a, int limit, int key, int *out) {
 #pragma unroll 1
@@ -108,6 +120,18 @@ int main() {
   chase<<<1, 1>>>(p, cells, iout);
   cudaMemcpy(got, iout, sizeof(int), cudaMemcpyDeviceToHost);
   expect("chase", got[0] == cells * (cells + 1) / 2);
+
+  // 225 tiles of 128 floats: exactly the 28800 of the grid-stride array
+  tile_sum<<<1, 128>>>(a, out, rows * cols / 128);
+  std::vector<float> ht(128);
+  cudaMemcpy(ht.data(), out, 128 * sizeof(float), cudaMemcpyDeviceToHost);
+  ok = true;
+  for (int x = 0; x < 128; x++) {
+    float s = 0;
+    for (int k = 0; k < rows * cols / 128; k++) s += hb[k * 128 + (x + 1) % 128];
+    ok = ok && s == ht[x];
+  }
+  expect("tile_sum", ok);
 
   // the key is at index 700 of 1001; a limit of 5000 would read past the end
   find<<<1, 32>>>(ia, 5000, hi[700], iout);
