@@ -37,6 +37,10 @@ typedef struct ptx_hoist {
 
 enum { K0, KL }; /* the iteration an expression is evaluated at: the first, the last */
 
+/* Loops of fewer iterations run checked: their pre-check would cost more
+ * than the checks it saves (a CSR row of a few non-zeros per lane). */
+#define HOIST_MIN_ITER 4
+
 typedef struct pre {
   ptx_fstate *fs;
   ptx_buf *b;
@@ -298,8 +302,19 @@ static const char *copy_label(ptx_fstate *fs, const vloop *v, const ptx_tok *t) 
 static void emit_precheck(ptx_fstate *fs, vloop *v, ptx_buf *b) {
   pre p = {fs, b, v->l, NULL};
   const ptx_loop *l = v->l;
+  const ptx_tok *h = &fs->fn.st[fs->fn.b[l->header].first]->toks[0];
   ptx_bprintf(b, "\t// gsan: the loop at PTX line %d, checked before it runs\n\tsetp.ne.u32 \t%%gsan_p%d, 0, 0;\n",
               fs->fn.st[l->first]->line, P_HOIST);
+  /* the last iteration first: a loop of a few iterations costs less checked
+   * than its pre-check would, so its thread goes straight to it (not in a
+   * loop the CTA chooses for: every thread must reach the bar.red) */
+  for (int i = 0; i < fs->nc && !p.k; i++) {
+    ptx_check *c = &fs->c[i];
+    if (c->hoisted && c->hx && c->hx->has_iv && c->stmt >= l->first && c->stmt <= l->last) p.k = trip_count(&p);
+  }
+  if (p.k && !l->cta_uniform)
+    ptx_bprintf(b, "\tsetp.lt.u64 \t%%gsan_p%d, %s, %d;\n\t@%%gsan_p%d bra \t%.*s;\n", P_TRIP, p.k, HOIST_MIN_ITER - 1,
+                P_TRIP, (int)h->len, h->text);
   for (int i = 0; i < fs->nc; i++) {
     ptx_check *c = &fs->c[i];
     if (!c->hoisted || c->stmt < l->first || c->stmt > l->last) continue;
@@ -311,7 +326,6 @@ static void emit_precheck(ptx_fstate *fs, vloop *v, ptx_buf *b) {
       ptx_emit_test_or(fs, b, c, addr_at(&p, c, K0), 64, P_HOIST);
       continue;
     }
-    if (!p.k) p.k = trip_count(&p);
     const char *a0 = addr_at(&p, c, K0), *al = addr_at(&p, c, KL);
     /* the slope, |D| < 2^31 (tested when planning if a literal): with
      * k < 2^31 no address wraps between the ends */
@@ -326,7 +340,6 @@ static void emit_precheck(ptx_fstate *fs, vloop *v, ptx_buf *b) {
   /* a loop with barriers: the CTA runs one copy, the fast one only if
    * every thread passed (every thread reaches this point: ptx_loops.c) */
   if (l->cta_uniform) ptx_bprintf(b, "\tbar.red.or.pred \t%%gsan_p%d, 0, %%gsan_p%d;\n", P_HOIST, P_HOIST);
-  const ptx_tok *h = &fs->fn.st[fs->fn.b[l->header].first]->toks[0];
   ptx_bprintf(b, "\t@!%%gsan_p%d bra \t%s;\n", P_HOIST, copy_label(fs, v, h));
 }
 
