@@ -8,6 +8,7 @@
 #include "rt_gsan.h"
 
 #include "rt_depot.h"
+#include "rt_unwind.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,14 +44,15 @@ void rt_gsan_region_stacks(uint64_t base, int freed, rt_region *reg, rt_stacks *
 
 const rt_stack *rt_gsan_call_stack(rt_stacks *s) {
   rt_trace t;
-  rt_trace_capture(&t);
+  rt_trace_capture(&t, RT_STACK_DEPTH);
   rt_trace_symbolize(&t, &s->call, s->buf[2], sizeof s->buf[2]);
   return &s->call;
 }
 
 uint32_t rt_gsan_stack_here(void) {
+  if (!rt_gsan.flags.malloc_context_size) return 0;
   rt_trace t;
-  rt_trace_capture(&t);
+  rt_trace_capture(&t, rt_gsan.flags.malloc_context_size);
   return rt_depot_put(&t);
 }
 
@@ -358,6 +360,8 @@ static void print_stats(void) {
   }
 }
 
+static const char *unwinder; /* the host stack capture at start, for verbosity */
+
 static void at_exit(void) {
   if (!rt_gsan_is_ready() || rt_gsan.forked) return;
   rt_gsan.stop = 1;
@@ -375,6 +379,7 @@ static void at_exit(void) {
     rt_report_leaks(&rt_gsan.log, &e);
   }
   if (rt_gsan.flags.print_stats) print_stats();
+  if (rt_gsan.flags.verbosity && rt_unwind_method() != unwinder) rt_gsan_say("host stacks: %s", rt_unwind_method());
   if (rt_gsan.flags.verbosity)
     for (int i = 0; i < rt_gsan.suppress.n; i++)
       if (rt_gsan.suppress.s[i].hits)
@@ -395,6 +400,7 @@ static int zero_on_own_stream(rt_dev *d, CUdeviceptr p, size_t n) {
 
 /* what runs once per process, when the first device is set up */
 static void start(void) {
+  if (rt_gsan.flags.verbosity) rt_gsan_say("host stacks: %s", unwinder = rt_unwind_method());
   atexit(at_exit);
   pthread_atfork(NULL, NULL, after_fork_in_child);
   pthread_create(&rt_gsan.monitor, NULL, monitor, NULL);

@@ -1,7 +1,7 @@
 /* Talks to libcuda the way cudart does — dlopen, dlsym("cuGetProcAddress_v2"),
  * cuGetProcAddress fetched through itself, every other entry point through
  * that — against the fake driver (fake_libcuda.c), to be run under gsan run.
- * Usage: test_interpose errors|leak|ordered|sticky|copies|pools|launch|graph|fork|devices|clean */
+ * Usage: test_interpose errors|leak|ordered|sticky|copies|pools|launch|graph|fork|devices|stacks|clean */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -179,6 +179,30 @@ static void pools(void) {
   printf("copy past a pool allocation: %d\n", HtoD(q, host, 301));
   printf("free of the three: %d %d %d\n", FreeAsync(p, NULL), FreeAsync(q, NULL), FreeAsync(r, NULL));
   printf("free of host memory: %d\n", Free((CUdeviceptr)host));
+}
+
+/* host stacks: an allocation and its free, each three calls deep, the line
+ * of each call kept so that a report's frames can be held to them (a capture
+ * that skipped the caller, or gave wrong addresses, would not match) */
+static CUresult (*stack_alloc_fn)(CUdeviceptr *, size_t);
+static CUresult (*stack_free_fn)(CUdeviceptr);
+static int alloc_lines[3], free_lines[3];
+#define AT(line, call) ((line) = __LINE__, (call))
+static __attribute__((noinline)) CUresult stack_alloc_inner(CUdeviceptr *p) {
+  CUresult r = AT(alloc_lines[0], stack_alloc_fn(p, 700));
+  return r;
+}
+static __attribute__((noinline)) CUresult stack_alloc_outer(CUdeviceptr *p) {
+  CUresult r = AT(alloc_lines[1], stack_alloc_inner(p));
+  return r;
+}
+static __attribute__((noinline)) CUresult stack_free_inner(CUdeviceptr p) {
+  CUresult r = AT(free_lines[0], stack_free_fn(p));
+  return r;
+}
+static __attribute__((noinline)) CUresult stack_free_outer(CUdeviceptr p) {
+  CUresult r = AT(free_lines[1], stack_free_inner(p));
+  return r;
 }
 
 int main(int argc, char **argv) {
@@ -384,6 +408,17 @@ int main(int argc, char **argv) {
            r == CUDA_SUCCESS && *driver_allocs == n0 + 1 && !in_any_arena(d7) ? "yes" : "NO");
     Free(d7);
     *dev = 0;
+  } else if (!strcmp(sc, "stacks")) {
+    stack_alloc_fn = Alloc;
+    stack_free_fn = Free;
+    CUdeviceptr p = 0;
+    r = AT(alloc_lines[2], stack_alloc_outer(&p));
+    CUresult f = AT(free_lines[2], stack_free_outer(p));
+    /* to stderr, before the report it is checked against */
+    fprintf(stderr, "alloc %d, free %d; lines: alloc %d %d %d, free %d %d %d\n", r, f, alloc_lines[0],
+            alloc_lines[1], alloc_lines[2], free_lines[0], free_lines[1], free_lines[2]);
+    printf("double free: %d\n", Free(p));
+    Free(a);
   } else if (!strcmp(sc, "sticky")) {
     *(int *)dlsym(h, "fake_sticky_fault") = 1;
     printf("free after a kernel fault: %d (the driver's CUDA_ERROR_LAUNCH_FAILED is 719)\n", Free(a));
