@@ -32,7 +32,7 @@ DEP_INC   := -I$(DEPS_DIR)/include
 DEP_LIB   := -L$(abspath $(DEPS_DIR))/lib -Wl,-rpath,$(abspath $(DEPS_DIR))/lib
 endif
 LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
-             rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c)
+             rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c rt_foreign.c)
 $(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps-build
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -I$(CUDA_HOME)/include $(CFLAGS) -fPIC -shared -Wl,-z,defs $(LIB_SRC) -o $@ \
@@ -85,6 +85,10 @@ $(BUILD)/bin/test_report: $(REPORT_SRC) tests/runtime/test_report.c $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) tests/runtime/test_report.c -o $@ -lstdc++
 
+$(BUILD)/bin/test_foreign: src/runtime/rt_foreign.c tests/runtime/test_foreign.c $(HDR) tests/runtime/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) src/runtime/rt_foreign.c tests/runtime/test_foreign.c -o $@ -lpthread
+
 # the ring protocol is about concurrency: ThreadSanitizer watches it
 $(BUILD)/bin/test_ring: src/runtime/rt_ring.c tests/runtime/test_ring.c $(HDR) tests/runtime/check.h
 	@mkdir -p $(dir $@)
@@ -121,7 +125,7 @@ $(BUILD)/bin/test_unwind: src/runtime/rt_unwind.c tests/runtime/test_unwind.c $(
 	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -O2 -g src/runtime/rt_unwind.c tests/runtime/test_unwind.c -o $@ $(DEP_LIB) -ldl -lpthread
 
 RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
-            $(BUILD)/bin/test_fatbin $(BUILD)/bin/test_unwind $(BUILD)/lib/frames/libgsan_frames1.so $(BUILD)/lib/frames/libgsan_frames2.so
+            $(BUILD)/bin/test_fatbin $(BUILD)/bin/test_foreign $(BUILD)/bin/test_unwind $(BUILD)/lib/frames/libgsan_frames1.so $(BUILD)/lib/frames/libgsan_frames2.so
 check: all $(BUILD)/bin/gsan-asan $(RT_TESTS) corpus
 	@sh tests/run.sh $(BUILD)
 

@@ -8,6 +8,7 @@
 #include "rt_gsan.h"
 
 #include "rt_depot.h"
+#include "rt_foreign.h"
 #include "rt_unwind.h"
 
 #include <stdarg.h>
@@ -103,6 +104,18 @@ rt_status rt_gsan_find(uint64_t ptr, rt_alloc_info *info) {
   return d ? rt_arena_find(d->arena, ptr, info) : RT_NOT_OURS;
 }
 
+rt_status rt_gsan_find_tracked(uint64_t ptr, rt_alloc_info *info) {
+  rt_status st = rt_gsan_find(ptr, info);
+  if (st != RT_NOT_OURS || rt_foreign_find(ptr, info) != RT_OK) return st;
+  CUdeviceptr start;
+  if (info->state == RT_SLOT_FREED && rt_gsan.cu.PointerGetAttribute &&
+      rt_gsan.cu.PointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, ptr) == CUDA_SUCCESS) {
+    rt_foreign_forget(ptr);
+    return RT_NOT_OURS;
+  }
+  return RT_OK;
+}
+
 int rt_gsan_capturing(CUstream s) {
   CUstreamCaptureStatus c = CU_STREAM_CAPTURE_STATUS_NONE;
   return rt_gsan.cu.StreamIsCapturing && rt_gsan.cu.StreamIsCapturing(s, &c) == CUDA_SUCCESS &&
@@ -158,6 +171,7 @@ void rt_gsan_init_driver(void *get_proc) {
     GET(CtxGetCurrent, "cuCtxGetCurrent");
     GET(CtxPushCurrent, "cuCtxPushCurrent");
     GET(CtxPopCurrent, "cuCtxPopCurrent");
+    GET(PointerGetAttribute, "cuPointerGetAttribute");
     *(void **)&rt_gsan.vmm_api.MemAddressReserve = rt_gsan_real("cuMemAddressReserve");
     *(void **)&rt_gsan.vmm_api.MemAddressFree = rt_gsan_real("cuMemAddressFree");
     *(void **)&rt_gsan.vmm_api.MemCreate = rt_gsan_real("cuMemCreate");
@@ -375,6 +389,7 @@ static void at_exit(void) {
     static leak_list ll;
     for (int i = 0; i < RT_MAX_DEVICES; i++)
       if (rt_gsan.dev[i].ready) rt_arena_foreach_live(rt_gsan.dev[i].arena, note_leak, &ll);
+    rt_foreign_foreach_live(note_leak, &ll);
     rt_err_leaks e = {ll.l, ll.n, ll.count, ll.bytes};
     rt_report_leaks(&rt_gsan.log, &e);
   }

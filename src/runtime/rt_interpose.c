@@ -117,6 +117,7 @@ static void *export_target(const char *name, int version, int per_thread) {
 EXPORT(cuMemAlloc, (CUdeviceptr * p, size_t n), (p, n))
 EXPORT(cuMemFree, (CUdeviceptr p), (p))
 EXPORT(cuMemAllocPitch, (CUdeviceptr * p, size_t *pitch, size_t w, size_t h, unsigned e), (p, pitch, w, h, e))
+EXPORT(cuMemAllocManaged, (CUdeviceptr * p, size_t n, unsigned flags), (p, n, flags))
 EXPORT(cuModuleLoadData, (CUmodule * m, const void *image), (m, image))
 EXPORT(cuModuleLoadDataEx, (CUmodule * m, const void *image, unsigned n, CUjit_option *o, void **v), (m, image, n, o, v))
 EXPORT(cuLibraryLoadData, (CUlibrary * l, const void *c, CUjit_option *jo, void **jv, unsigned nj, CUlibraryOption *lo, void **lv, unsigned nl), (l, c, jo, jv, nj, lo, lv, nl))

@@ -1,7 +1,8 @@
 /* Talks to libcuda the way cudart does — dlopen, dlsym("cuGetProcAddress_v2"),
  * cuGetProcAddress fetched through itself, every other entry point through
  * that — against the fake driver (fake_libcuda.c), to be run under gsan run.
- * Usage: test_interpose errors|leak|ordered|sticky|copies|pools|launch|graph|fork|devices|stacks|clean */
+ * Usage: test_interpose errors|leak|ordered|sticky|copies|pools|launch|graph|fork|devices|stacks|managed|
+ * managed-leak|clean */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -406,6 +407,7 @@ int main(int argc, char **argv) {
     r = Alloc(&d7, 64);
     printf("device %d, beyond gsan's: cuMemAlloc: %d, the driver's: %s\n", RT_FAKE_DEVICES, r,
            r == CUDA_SUCCESS && *driver_allocs == n0 + 1 && !in_any_arena(d7) ? "yes" : "NO");
+    printf("device %d: copy of 65 into its 64: %d\n", RT_FAKE_DEVICES, HtoD(d7, buf, 65));
     Free(d7);
     *dev = 0;
   } else if (!strcmp(sc, "stacks")) {
@@ -418,6 +420,43 @@ int main(int argc, char **argv) {
     fprintf(stderr, "alloc %d, free %d; lines: alloc %d %d %d, free %d %d %d\n", r, f, alloc_lines[0],
             alloc_lines[1], alloc_lines[2], free_lines[0], free_lines[1], free_lines[2]);
     printf("double free: %d\n", Free(p));
+    Free(a);
+  } else if (!strcmp(sc, "managed")) {
+    /* managed memory stays the driver's; gsan checks the host calls on it */
+    CUresult (*AllocManaged)(CUdeviceptr *, size_t, unsigned) = get("cuMemAllocManaged", 0);
+    CUresult (*FreeAsync)(CUdeviceptr, CUstream) = get("cuMemFreeAsync", 0);
+    CUresult (*Attrs)(unsigned, CUpointer_attribute *, void **, CUdeviceptr) = get("cuPointerGetAttributes", 0);
+    int *managed = dlsym(h, "fake_managed_allocs");
+    CUdeviceptr m = 0;
+    r = AllocManaged(&m, 4000, CU_MEM_ATTACH_GLOBAL);
+    printf("cuMemAllocManaged(4000): %d, the driver's: %s\n", r, *managed == 1 && m && !in_any_arena(m) ? "yes" : "NO");
+    printf("copy of 4000: %d, of 4001: %d\n", HtoD(m, buf, 4000), HtoD(m, buf, 4001));
+    printf("set of 3900 at 100: %d, of 3901: %d\n", SetD8(m + 100, 0, 3900), SetD8(m + 100, 0, 3901));
+    rb = 0, rn = 0, an = 0;
+    r = Range(&rb, &rn, m + 10);
+    CUdeviceptr as = 0;
+    CUpointer_attribute which[2] = {CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+    void *out[2] = {&as, &an};
+    CUresult ra = Attrs ? Attrs(2, which, out, m + 10) : CUDA_ERROR_NOT_FOUND;
+    printf("address range and attributes of an interior pointer, the driver's: %s\n",
+           r == CUDA_SUCCESS && rb == m && rn == 4000 && ra == CUDA_SUCCESS && as == m && an == 4000 ? "yes" : "NO");
+    printf("free of an interior pointer: %d\n", Free(m + 16));
+    printf("free: %d\n", Free(m));
+    printf("copy after the free: %d\n", HtoD(m + 8, buf, 8));
+    printf("second free: %d\n", FreeAsync(m, NULL));
+    Free(a);
+  } else if (!strcmp(sc, "managed-leak")) {
+    /* the driver's allocations that gsan tracks are checked for leaks too:
+     * managed memory, and memory of a device without an arena */
+    CUresult (*AllocManaged)(CUdeviceptr *, size_t, unsigned) = get("cuMemAllocManaged", 0);
+    CUdeviceptr m = 0, freed = 0, d16 = 0;
+    AllocManaged(&freed, 100, CU_MEM_ATTACH_HOST);
+    r = AllocManaged(&m, 3000, CU_MEM_ATTACH_GLOBAL);
+    int *dev = dlsym(h, "fake_current_device");
+    *dev = RT_FAKE_DEVICES;
+    CUresult r16 = Alloc(&d16, 64);
+    *dev = 0;
+    printf("managed: %d, device %d: %d, freed: %d\n", r, RT_FAKE_DEVICES, r16, Free(freed));
     Free(a);
   } else if (!strcmp(sc, "sticky")) {
     *(int *)dlsym(h, "fake_sticky_fault") = 1;
