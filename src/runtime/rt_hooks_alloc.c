@@ -29,6 +29,10 @@ static struct {
   CUresult (*GraphAddMemAllocNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUDA_MEM_ALLOC_NODE_PARAMS *);
   CUresult (*GraphAddMemFreeNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUdeviceptr);
   CUresult (*GraphAddEmptyNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t);
+  /* cuGraphAddNode: CUDA 12.2's, and 12.3's with edge data */
+  CUresult (*AddNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUgraphNodeParams *);
+  CUresult (*AddNodeEdges)(CUgraphNode *, CUgraph, const CUgraphNode *, const CUgraphEdgeData *, size_t,
+                           CUgraphNodeParams *);
 } real;
 
 /* a slot of d's arena for size bytes, its allocation stack kept;
@@ -191,8 +195,10 @@ static int arena_pool(const rt_dev *d, CUmemoryPool pool) {
  * A graph's allocations (stream-ordered calls under capture, memory nodes)
  * are arena slots made when the graph is built, and they stay for the
  * process: the graph runs later, any number of times, with the same
- * pointers. Its alloc and free nodes become empty nodes. So the graph's
- * kernels get exact bounds; a use after the graph's own free goes unseen.
+ * pointers. Its alloc and free nodes (cuGraphAddMemAllocNode and
+ * cuGraphAddMemFreeNode, or cuGraphAddNode of those types) become empty
+ * nodes. So the graph's kernels get exact bounds; a use after the graph's
+ * own free goes unseen.
  * These slots, and slots a graph frees, are kept (rt_arena_keep): a free
  * outside the graph leaves them live, and they are no leak. */
 static CUresult owned_by_graph(rt_dev *d, CUdeviceptr ptr) {
@@ -206,37 +212,108 @@ static CUresult graph_alloc(rt_dev *d, CUdeviceptr *dptr, size_t size) {
   return r == CUDA_SUCCESS ? owned_by_graph(d, *dptr) : r;
 }
 
-/* the driver's cuGraphAddEmptyNode, which stands in for memory nodes */
-static int have_empty_node(void) {
+/* Where a memory node was to go, and how its stand-in, an empty node, is
+ * added there: cuGraphAddEmptyNode for the nodes of cuGraphAddMemAllocNode
+ * and cuGraphAddMemFreeNode; an empty node through the generic call itself
+ * for those of cuGraphAddNode (CUDA 12.2's, or 12.3's with edge data, which
+ * it keeps). */
+enum { BY_EMPTY_NODE, BY_ADD_NODE, BY_ADD_NODE_EDGES };
+typedef struct node_site {
+  CUgraphNode *node;
+  CUgraph g;
+  const CUgraphNode *deps;
+  const CUgraphEdgeData *edges;
+  size_t ndeps;
+  int by;
+} node_site;
+
+/* 1 when the stand-in can be added (the driver has the call) */
+static int can_stand_in(const node_site *n) {
+  if (n->by != BY_EMPTY_NODE) return 1; /* the generic call the program made */
   if (!real.GraphAddEmptyNode) *(void **)&real.GraphAddEmptyNode = rt_gsan_real("cuGraphAddEmptyNode");
   return real.GraphAddEmptyNode != NULL;
 }
 
+static CUresult add_stand_in(const node_site *n) {
+  CUgraphNodeParams empty;
+  memset(&empty, 0, sizeof empty);
+  empty.type = CU_GRAPH_NODE_TYPE_EMPTY;
+  switch (n->by) {
+  case BY_ADD_NODE: return real.AddNode(n->node, n->g, n->deps, n->ndeps, &empty);
+  case BY_ADD_NODE_EDGES: return real.AddNodeEdges(n->node, n->g, n->deps, n->edges, n->ndeps, &empty);
+  default: return real.GraphAddEmptyNode(n->node, n->g, n->deps, n->ndeps);
+  }
+}
+
+/* A graph's allocation node: a slot of the current device's arena, made
+ * now, and an empty node in its place; *dptr is the allocation. 1 and the
+ * result in *r when done so, 0 when the node is the driver's (a host or
+ * exportable pool, another device's, bad parameters). */
+static int graph_alloc_node(const node_site *n, const CUmemPoolProps *pool, size_t size, CUdeviceptr *dptr,
+                            CUresult *r) {
+  rt_dev *d = NULL;
+  if (!n->node || !size || pool->handleTypes != CU_MEM_HANDLE_TYPE_NONE ||
+      pool->location.type != CU_MEM_LOCATION_TYPE_DEVICE || !(d = rt_gsan_dev_here()) ||
+      pool->location.id != d->device || !can_stand_in(n))
+    return 0;
+  CUdeviceptr ptr;
+  if ((*r = arena_alloc(d, &ptr, size)) != CUDA_SUCCESS) return 1;
+  if ((*r = add_stand_in(n)) != CUDA_SUCCESS) {
+    rt_arena_free(d->arena, ptr, NULL);
+    return 1;
+  }
+  *dptr = ptr;
+  *r = owned_by_graph(d, ptr);
+  return 1;
+}
+
+/* A graph's free node of an arena slot: an empty node (the slot stays, as
+ * the graph's). 1 and the result in *r, or 0 for the driver's memory. */
+static int graph_free_node(const node_site *n, CUdeviceptr dptr, CUresult *r) {
+  rt_dev *d = rt_gsan_dev_of(dptr);
+  if (!d || !can_stand_in(n)) return 0;
+  *r = add_stand_in(n);
+  if (*r == CUDA_SUCCESS) *r = owned_by_graph(d, dptr);
+  return 1;
+}
+
 static CUresult w_GraphAddMemAllocNode(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                        CUDA_MEM_ALLOC_NODE_PARAMS *p) {
-  rt_dev *d = NULL;
-  if (!node || !p || !p->bytesize || p->poolProps.handleTypes != CU_MEM_HANDLE_TYPE_NONE ||
-      p->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE || !(d = rt_gsan_dev_here()) ||
-      p->poolProps.location.id != d->device || !have_empty_node())
-    return real.GraphAddMemAllocNode(node, g, deps, ndeps, p);
-  CUdeviceptr ptr;
-  CUresult r = arena_alloc(d, &ptr, p->bytesize);
-  if (r != CUDA_SUCCESS) return r;
-  r = real.GraphAddEmptyNode(node, g, deps, ndeps);
-  if (r != CUDA_SUCCESS) {
-    rt_arena_free(d->arena, ptr, NULL);
-    return r;
-  }
-  p->dptr = ptr;
-  return owned_by_graph(d, ptr);
+  node_site n = {node, g, deps, NULL, ndeps, BY_EMPTY_NODE};
+  CUresult r;
+  return p && graph_alloc_node(&n, &p->poolProps, p->bytesize, &p->dptr, &r)
+             ? r
+             : real.GraphAddMemAllocNode(node, g, deps, ndeps, p);
 }
 
 static CUresult w_GraphAddMemFreeNode(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                       CUdeviceptr dptr) {
-  rt_dev *d = rt_gsan_dev_of(dptr);
-  if (!d || !have_empty_node()) return real.GraphAddMemFreeNode(node, g, deps, ndeps, dptr);
-  CUresult r = real.GraphAddEmptyNode(node, g, deps, ndeps);
-  return r == CUDA_SUCCESS ? owned_by_graph(d, dptr) : r;
+  node_site n = {node, g, deps, NULL, ndeps, BY_EMPTY_NODE};
+  CUresult r;
+  return graph_free_node(&n, dptr, &r) ? r : real.GraphAddMemFreeNode(node, g, deps, ndeps, dptr);
+}
+
+/* The generic cuGraphAddNode: memory nodes as above, every other node type
+ * passed on as it is. */
+static int memory_node(const node_site *n, CUgraphNodeParams *p, CUresult *r) {
+  if (p && p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
+    return graph_alloc_node(n, &p->alloc.poolProps, p->alloc.bytesize, &p->alloc.dptr, r);
+  if (p && p->type == CU_GRAPH_NODE_TYPE_MEM_FREE) return graph_free_node(n, p->free.dptr, r);
+  return 0;
+}
+
+static CUresult w_GraphAddNode(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                               CUgraphNodeParams *p) {
+  node_site n = {node, g, deps, NULL, ndeps, BY_ADD_NODE};
+  CUresult r;
+  return memory_node(&n, p, &r) ? r : real.AddNode(node, g, deps, ndeps, p);
+}
+
+static CUresult w_GraphAddNodeEdges(CUgraphNode *node, CUgraph g, const CUgraphNode *deps,
+                                    const CUgraphEdgeData *edges, size_t ndeps, CUgraphNodeParams *p) {
+  node_site n = {node, g, deps, edges, ndeps, BY_ADD_NODE_EDGES};
+  CUresult r;
+  return memory_node(&n, p, &r) ? r : real.AddNodeEdges(node, g, deps, edges, ndeps, p);
 }
 
 /* a stream-ordered allocation the driver made: tracked, unless it is a
@@ -317,5 +394,9 @@ const rt_hook rt_hooks_alloc[] = {
     ONE("cuMemPoolDestroy", MemPoolDestroy, &real.PoolDestroy),
     ONE("cuGraphAddMemAllocNode", GraphAddMemAllocNode, &real.GraphAddMemAllocNode),
     ONE("cuGraphAddMemFreeNode", GraphAddMemFreeNode, &real.GraphAddMemFreeNode),
+    /* cuGraphAddNode took edge data in CUDA 12.3: the version asked for says which */
+    {"cuGraphAddNode", {(void *)w_GraphAddNode, (void *)w_GraphAddNode}, (void **)&real.AddNode, 1, 0, 12030},
+    {"cuGraphAddNode", {(void *)w_GraphAddNodeEdges, (void *)w_GraphAddNodeEdges}, (void **)&real.AddNodeEdges, 1,
+     12030, 0},
     {NULL, {NULL, NULL}, NULL, 0, 0, 0},
 };

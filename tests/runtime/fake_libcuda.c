@@ -340,6 +340,34 @@ static CUresult f_GraphAddMemFreeNode(CUgraphNode *n, CUgraph g, const CUgraphNo
   return CUDA_SUCCESS;
 }
 
+/* the generic cuGraphAddNode (CUDA 12.2's, 12.3's with edge data): memory
+ * nodes as the calls above make them, empty nodes counted; what it was
+ * given last, for the test to see what gsan passed on */
+int fake_add_node_calls, fake_last_node_type;
+void *fake_last_node_params;
+const void *fake_last_node_edges;
+static CUresult add_node(CUgraphNode *n, CUgraphNodeParams *p) {
+  fake_add_node_calls++;
+  fake_last_node_params = p;
+  fake_last_node_type = p->type;
+  *n = (CUgraphNode)(uintptr_t)0xa00;
+  if (p->type == CU_GRAPH_NODE_TYPE_EMPTY) fake_empty_nodes++;
+  if (p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || p->type == CU_GRAPH_NODE_TYPE_MEM_FREE) fake_mem_nodes++;
+  if (p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) return f_MemAlloc(&p->alloc.dptr, p->alloc.bytesize);
+  return CUDA_SUCCESS;
+}
+static CUresult f_GraphAddNode12(CUgraphNode *n, CUgraph g, const CUgraphNode *d, size_t nd, CUgraphNodeParams *p) {
+  (void)g; (void)d; (void)nd;
+  fake_last_node_edges = NULL;
+  return add_node(n, p);
+}
+static CUresult f_GraphAddNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t nd,
+                               CUgraphNodeParams *p) {
+  (void)g; (void)d; (void)nd;
+  fake_last_node_edges = e;
+  return add_node(n, p);
+}
+
 static CUresult f_CtxSynchronize(void) { return fake_sticky_fault ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS; }
 
 /* CUDA 13 gave cuCtxSynchronize a context argument under the same name */
@@ -414,6 +442,10 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
   if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
   if (version >= 13000 && !strcmp(symbol, "cuCtxSynchronize")) {
     *pfn = (void *)f_CtxSynchronize13;
+    return CUDA_SUCCESS;
+  }
+  if (!strcmp(symbol, "cuGraphAddNode")) {
+    *pfn = version < 12030 ? (void *)f_GraphAddNode12 : (void *)f_GraphAddNode;
     return CUDA_SUCCESS;
   }
   if (version < 13000 && !strcmp(symbol, "cuMemcpyBatchAsync")) {

@@ -1,8 +1,8 @@
 /* Talks to libcuda the way cudart does — dlopen, dlsym("cuGetProcAddress_v2"),
  * cuGetProcAddress fetched through itself, every other entry point through
  * that — against the fake driver (fake_libcuda.c), to be run under gsan run.
- * Usage: test_interpose errors|leak|ordered|sticky|copies|pools|launch|graph|fork|devices|stacks|managed|
- * managed-leak|clean */
+ * Usage: test_interpose errors|leak|ordered|sticky|copies|pools|launch|graph|graph-node|fork|devices|stacks|
+ * managed|managed-leak|clean */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -370,6 +370,65 @@ int main(int argc, char **argv) {
      * launches; the graph's next launch uses it again */
     r = Free(p.dptr);
     printf("the graph's allocation freed between launches: %d, still usable: %d\n", r, HtoD(p.dptr, buf, 1000));
+    Free(a);
+  } else if (!strcmp(sc, "graph-node")) {
+    /* the same memory nodes through the generic cuGraphAddNode: CUDA 12.3's
+     * with edge data (kept for the stand-in), 12.2's, and the exported
+     * symbols; any other node type passes through as it is */
+    typedef CUresult (*add_node_fn)(CUgraphNode *, CUgraph, const CUgraphNode *, const CUgraphEdgeData *, size_t,
+                                    CUgraphNodeParams *);
+    typedef CUresult (*add_node12_fn)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUgraphNodeParams *);
+    add_node_fn AddNode = (add_node_fn)get("cuGraphAddNode", 0);
+    add_node12_fn AddNode12 = (add_node12_fn)get_version("cuGraphAddNode", 0, 12020);
+    int *empty = dlsym(h, "fake_empty_nodes"), *mem = dlsym(h, "fake_mem_nodes");
+    int *type = dlsym(h, "fake_last_node_type");
+    void **params = dlsym(h, "fake_last_node_params");
+    const void **edges = dlsym(h, "fake_last_node_edges");
+    CUgraph graph = (CUgraph)(uintptr_t)0x1234;
+    CUgraphNode n1, n2, n3, dep = (CUgraphNode)(uintptr_t)0x42;
+    CUgraphEdgeData edge = {0};
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+    p.alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    p.alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    p.alloc.bytesize = 1000;
+    r = AddNode(&n1, graph, &dep, &edge, 1, &p);
+    printf("alloc node: %d, a slot: %s, an empty node with its edges: %s\n", r, in_arena(p.alloc.dptr) ? "yes" : "NO",
+           *empty == 1 && *mem == 0 && *type == CU_GRAPH_NODE_TYPE_EMPTY && *edges == &edge ? "yes" : "NO");
+    printf("copy past the graph's allocation: %d\n", HtoD(p.alloc.dptr, buf, 1001));
+    CUgraphNodeParams f;
+    memset(&f, 0, sizeof f);
+    f.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
+    f.free.dptr = p.alloc.dptr;
+    r = AddNode(&n2, graph, &n1, NULL, 1, &f);
+    printf("free node: %d, an empty node: %s\n", r, *empty == 2 && *mem == 0 ? "yes" : "NO");
+    CUgraphNodeParams k;
+    memset(&k, 0, sizeof k);
+    k.type = CU_GRAPH_NODE_TYPE_KERNEL;
+    r = AddNode(&n3, graph, &n2, &edge, 1, &k);
+    printf("kernel node: %d, passed on as it was: %s\n", r,
+           *params == &k && *type == CU_GRAPH_NODE_TYPE_KERNEL && *edges == &edge && *empty == 2 ? "yes" : "NO");
+    CUgraphNodeParams host = p;
+    host.alloc.dptr = 0;
+    host.alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_HOST;
+    r = AddNode(&n3, graph, NULL, NULL, 0, &host);
+    printf("host alloc node: %d, the driver's: %s\n", r,
+           !in_arena(host.alloc.dptr) && *mem == 1 && *params == &host ? "yes" : "NO");
+    CUgraphNodeParams p12 = p;
+    p12.alloc.dptr = 0;
+    r = AddNode12(&n3, graph, NULL, 0, &p12);
+    printf("12.2's cuGraphAddNode, alloc node: %d, a slot: %s, an empty node: %s\n", r,
+           in_arena(p12.alloc.dptr) ? "yes" : "NO", *empty == 3 && *type == CU_GRAPH_NODE_TYPE_EMPTY ? "yes" : "NO");
+    /* the exported symbols, as a program linked with -lcuda calls them */
+    add_node_fn AddNodeSym = (add_node_fn)dlsym(RTLD_DEFAULT, "cuGraphAddNode_v2");
+    add_node12_fn AddNode12Sym = (add_node12_fn)dlsym(RTLD_DEFAULT, "cuGraphAddNode");
+    CUgraphNodeParams s1 = p, s2 = p;
+    s1.alloc.dptr = s2.alloc.dptr = 0;
+    CUresult r1 = AddNodeSym ? AddNodeSym(&n3, graph, NULL, NULL, 0, &s1) : CUDA_ERROR_NOT_FOUND;
+    CUresult r2 = AddNode12Sym ? AddNode12Sym(&n3, graph, NULL, 0, &s2) : CUDA_ERROR_NOT_FOUND;
+    printf("symbols cuGraphAddNode_v2 and cuGraphAddNode: %d %d, slots: %s\n", r1, r2,
+           in_arena(s1.alloc.dptr) && in_arena(s2.alloc.dptr) && *empty == 5 ? "yes" : "NO");
     Free(a);
   } else if (!strcmp(sc, "fork")) {
     /* a child forked after gsan is set up exits at once, quietly; the
