@@ -15,6 +15,7 @@
  * captures each, in ns per capture; DEPTH: frames on the stack, 8 or more) */
 #define UNW_LOCAL_ONLY
 #include "../src/runtime/rt_unwind.h"
+#include "stack_capture.h"
 
 #include <dlfcn.h>
 #include <libunwind.h>
@@ -23,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unwind.h>
 
 #define MAX 64
@@ -173,20 +173,6 @@ static __attribute__((noinline)) depth depth_for(int frames) {
   int base = stack_through(by_glibc, (depth){0, 0}) - 1;
   int extra = frames > base ? frames - base : 0;
   return (depth){extra / 2, extra - extra / 2};
-}
-
-static double now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, by_value);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static double timed(const method *m, int frames, int reps, int calls) {

@@ -23,34 +23,22 @@
 #   BASE     a git revision whose libgsan to time too (default: none)
 set -eu
 
-START=$(pwd)
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-case ${OUT:-} in
-    "") OUTDIR=$TOP/build/bench ;;
-    /*) OUTDIR=$OUT ;;
-    *) OUTDIR=$START/$OUT ;;
-esac
+OUTDIR=${OUT:-$TOP/build/bench}
+mkdir -p "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
 cd "$TOP"
-
-cmd="sh bench/stack_capture.sh"
-for v in BASE RESULTS DEPTHS CALLS REPS; do
-    isset='' val=''
-    eval "isset=\${$v+x}"
-    if [ -n "$isset" ]; then
-        eval "val=\$$v"
-        cmd="$v=\"$val\" $cmd"
-    fi
-done
 REPS=${REPS:-21}
 CALLS=${CALLS:-2000}
 DEPTHS=${DEPTHS:-10 15 20 30}
 RESULTS=${RESULTS:-docs/results/stack-capture.md}
+# the command with every setting it ran with
+cmd="REPS=$REPS CALLS=$CALLS DEPTHS=\"$DEPTHS\"${BASE:+ BASE=$BASE} sh bench/stack_capture.sh"
 CC=${CC:-cc}
 
 die() { echo "stack_capture.sh: $*" >&2; exit 1; }
 
 sh tests/deps.sh build >&2 || die "the build dependencies are missing (tests/deps.sh build)"
-mkdir -p "$OUTDIR"
 WARN="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE"
 DEP_INC= DEP_LIB=
 if [ -n "${DEPS_DIR:-}" ]; then

@@ -6,11 +6,11 @@
  * allocation with the driver's own work taken out; bench/stack_capture.sh
  * runs it with and without stack capture (malloc_context_size).
  * Usage: stack_capture_alloc REPS (prints the median, ns per call) */
+#include "stack_capture.h"
+
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
 
 #define BATCH 1000
 typedef CUresult (*gpa_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
@@ -18,16 +18,6 @@ static CUresult (*mem_alloc)(CUdeviceptr *, size_t);
 static CUresult (*mem_free)(CUdeviceptr);
 static double *ns;
 static int rep, failed;
-
-static double now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static void batch(void) {
   static CUdeviceptr p[BATCH];
@@ -58,11 +48,10 @@ int main(int argc, char **argv) {
   ns = calloc((size_t)reps + 1, sizeof *ns);
   below(10); /* warm-up */
   for (rep = 0; rep < reps; rep++) below(10);
-  qsort(ns, (size_t)reps, sizeof *ns, by_value);
   if (failed) {
     fprintf(stderr, "stack_capture_alloc: an allocation or free failed\n");
     return 1;
   }
-  printf("%.0f\n", ns[reps / 2]);
+  printf("%.0f\n", median(ns, reps));
   return 0;
 }
