@@ -6,7 +6,7 @@
  * before costs a few loads a frame (docs/results/stack-capture.md). Both give
  * the same return addresses.
  *
- * Two things make it more than a call:
+ * Three things make it more than a call:
  * - libunwind.so.8 also defines the C++ unwinding ABI (_Unwind_RaiseException
  *   and the rest) and backtrace. Linked into libgsan (DT_NEEDED), it would
  *   join the global scope of every program gsan preloads into, ahead of
@@ -75,8 +75,9 @@ static int list_text(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
   l->adds = info->dlpi_adds;
   l->subs = info->dlpi_subs;
-  uint64_t object = 1469598103934665603ull;
-  for (const char *c = info->dlpi_name ? info->dlpi_name : ""; *c; c++) object = (object ^ (unsigned char)*c) * 1099511628211ull;
+  uint64_t object = 1469598103934665603ull; /* FNV-1a of the path */
+  for (const char *c = info->dlpi_name ? info->dlpi_name : ""; *c; c++)
+    object = (object ^ (unsigned char)*c) * 1099511628211ull;
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
