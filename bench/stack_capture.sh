@@ -87,7 +87,7 @@ fi
     echo "gsan's own part of an allocation, on the CPU: \`bench/stack_capture_alloc.c\` under \`gsan run\`"
     echo "against the fake driver of the CPU tests (\`build/lib/fake/libcuda.so.1\`), batches of 1000"
     echo "\`cuMemAlloc\` of 256 B then their 1000 \`cuMemFree\`, 10 frames below \`main\`; median of $REPS"
-    echo "batches, ns per call:"
+    echo "batches, ns of the thread's CPU time per call:"
     echo
     echo "| libgsan | ns per call |"
     echo "|---|---:|"
@@ -124,7 +124,9 @@ fi
     echo "  stack is frames of the program, then of the library, then the capture (as a program's"
     echo "  allocation reaches gsan through cudart); each unwinder loaded with \`dlopen(RTLD_LOCAL)\`"
     echo "- each figure: median over $REPS repetitions of $CALLS captures, ns per capture, after one"
-    echo "  capture that fills the caches; \"same frames\": every return address equal to glibc"
+    echo "  capture that fills the caches, timed as the measuring thread's CPU time"
+    echo "  (\`CLOCK_THREAD_CPUTIME_ID\`: other work on the machine does not count); a new thread's"
+    echo "  single captures by \`CLOCK_MONOTONIC\`; \"same frames\": every return address equal to glibc"
     echo "  \`backtrace()\`'s from the same frame, at every depth"
     echo
     cat "$OUTDIR/stack_capture.md"

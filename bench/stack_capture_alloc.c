@@ -21,10 +21,10 @@ static int rep, failed;
 
 static void batch(void) {
   static CUdeviceptr p[BATCH];
-  double t0 = now_ns();
+  double t0 = cpu_ns();
   for (int i = 0; i < BATCH; i++) failed |= mem_alloc(&p[i], 256) != CUDA_SUCCESS;
   for (int i = 0; i < BATCH; i++) failed |= mem_free(p[i]) != CUDA_SUCCESS;
-  ns[rep] = (now_ns() - t0) / (2 * BATCH);
+  ns[rep] = (cpu_ns() - t0) / (2 * BATCH);
 }
 /* a program's frames above the allocation */
 static __attribute__((noinline)) void below(int depth) {
