@@ -20,7 +20,11 @@ HDR      := $(wildcard src/*/*.h include/gsan/*.h)
 all: $(BUILD)/bin/gsan $(BUILD)/bin/gsan-nvcc $(BUILD)/lib/libgsan.so
 
 # the runtime, preloaded by gsan run. DEPS_DIR (include/, lib/) stands in for
-# libelf-dev and libzstd-dev on machines that cannot install packages.
+# libelf-dev, libdw-dev, libzstd-dev and libunwind-dev on machines that cannot
+# install packages. libunwind is compiled against, not linked: rt_unwind.c
+# loads libunwind.so.8 with dlopen(RTLD_LOCAL) (found through the rpath too),
+# since a preloaded library's DT_NEEDED would put its _Unwind_* ahead of
+# libgcc_s's in every program gsan runs.
 CUDA_HOME ?= /usr/local/cuda
 DEPS_DIR  ?=
 ifneq ($(DEPS_DIR),)
@@ -28,7 +32,7 @@ DEP_INC   := -I$(DEPS_DIR)/include
 DEP_LIB   := -L$(abspath $(DEPS_DIR))/lib -Wl,-rpath,$(abspath $(DEPS_DIR))/lib
 endif
 LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
-             rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_depot.c)
+             rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c rt_foreign.c)
 $(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps-build
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -I$(CUDA_HOME)/include $(CFLAGS) -fPIC -shared -Wl,-z,defs $(LIB_SRC) -o $@ \
@@ -81,6 +85,10 @@ $(BUILD)/bin/test_report: $(REPORT_SRC) tests/runtime/test_report.c $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) tests/runtime/test_report.c -o $@ -lstdc++
 
+$(BUILD)/bin/test_foreign: src/runtime/rt_foreign.c tests/runtime/test_foreign.c $(HDR) tests/runtime/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) src/runtime/rt_foreign.c tests/runtime/test_foreign.c -o $@ -lpthread
+
 # the ring protocol is about concurrency: ThreadSanitizer watches it
 $(BUILD)/bin/test_ring: src/runtime/rt_ring.c tests/runtime/test_ring.c $(HDR) tests/runtime/check.h
 	@mkdir -p $(dir $@)
@@ -104,8 +112,20 @@ $(BUILD)/bin/test_lcuda: tests/runtime/test_lcuda.c $(BUILD)/lib/fake/libcuda.so
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -L$(BUILD)/lib/fake -l:libcuda.so.1
 
+# host stack capture against glibc's backtrace(), through a library built
+# twice with frames of two sizes; optimised as libgsan is, and without
+# AddressSanitizer, whose backtrace() interceptor adds a frame of its own
+$(BUILD)/lib/frames/libgsan_frames1.so: FRAME_BYTES := 16
+$(BUILD)/lib/frames/libgsan_frames2.so: FRAME_BYTES := 100
+$(BUILD)/lib/frames/libgsan_frames%.so: tests/runtime/unwind_lib.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O2 -g -fPIC -shared -DFRAME_BYTES=$(FRAME_BYTES) $< -o $@
+$(BUILD)/bin/test_unwind: src/runtime/rt_unwind.c tests/runtime/test_unwind.c $(HDR) tests/runtime/check.h | deps-build
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -O2 -g src/runtime/rt_unwind.c tests/runtime/test_unwind.c -o $@ $(DEP_LIB) -ldl -lpthread
+
 RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
-            $(BUILD)/bin/test_fatbin
+            $(BUILD)/bin/test_fatbin $(BUILD)/bin/test_foreign $(BUILD)/bin/test_unwind $(BUILD)/lib/frames/libgsan_frames1.so $(BUILD)/lib/frames/libgsan_frames2.so
 check: all $(BUILD)/bin/gsan-asan $(RT_TESTS) corpus
 	@sh tests/run.sh $(BUILD)
 

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Dependencies. `deps.sh build`: what libgsan compiles against (libelf, libdw
-# and libzstd headers, or a prepared DEPS_DIR with include/ and lib/ for machines
-# that cannot install packages). `deps.sh test`: that, and the CUDA toolkit,
+# Dependencies. `deps.sh build`: what libgsan compiles against (libelf, libdw,
+# libzstd and libunwind headers, or a prepared DEPS_DIR with include/ and lib/
+# for machines that cannot install packages). `deps.sh test`: that, and the CUDA toolkit,
 # LLVM's FileCheck and lit. What is missing is installed when run as root
 # (Debian/Ubuntu), otherwise the command to run is printed.
 set -eu
@@ -20,14 +20,21 @@ apt_install() { # package... ; a one-line reason on failure
   fi
 }
 
-# build: libelf and libzstd headers
+# build: libelf, libdw, libzstd and libunwind headers (libunwind's library
+# too: libgsan loads libunwind.so.8 at run time)
 if [ -n "${DEPS_DIR:-}" ]; then
-  [ -f "$DEPS_DIR/include/gelf.h" ] && [ -f "$DEPS_DIR/include/zstd.h" ] && [ -f "$DEPS_DIR/include/elfutils/libdwfl.h" ] || {
-    echo "gsan: DEPS_DIR=$DEPS_DIR has no include/gelf.h, include/zstd.h and include/elfutils/libdwfl.h" >&2
+  [ -f "$DEPS_DIR/include/gelf.h" ] && [ -f "$DEPS_DIR/include/zstd.h" ] && [ -f "$DEPS_DIR/include/elfutils/libdwfl.h" ] &&
+    [ -f "$DEPS_DIR/include/libunwind.h" ] && [ -e "$DEPS_DIR/lib/libunwind.so.8" ] || {
+    echo "gsan: DEPS_DIR=$DEPS_DIR has no include/gelf.h, include/zstd.h, include/elfutils/libdwfl.h," \
+      "include/libunwind.h (with the libunwind-*.h beside it) and lib/libunwind.so.8" >&2
     exit 1
   }
-elif ! { [ -f /usr/include/gelf.h ] && [ -f /usr/include/zstd.h ] && [ -f /usr/include/elfutils/libdwfl.h ]; }; then
-  apt_install libelf-dev libdw-dev libzstd-dev
+else
+  unwind_h=$(ls /usr/include/libunwind.h /usr/include/*/libunwind.h 2>/dev/null | head -n 1)
+  if ! { [ -f /usr/include/gelf.h ] && [ -f /usr/include/zstd.h ] && [ -f /usr/include/elfutils/libdwfl.h ] &&
+    [ -n "$unwind_h" ]; }; then
+    apt_install libelf-dev libdw-dev libzstd-dev libunwind-dev
+  fi
 fi
 [ "$what" = build ] && exit 0
 

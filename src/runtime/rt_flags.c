@@ -51,6 +51,9 @@ static const option table[] = {
     {"print_stats", K_BOOL, FIELD(print_stats), "0",
      "print each device's memory accounting at exit: allocations, peak live bytes and the physical memory "
      "behind them, slot tables, spare granules, the report ring", NULL, 0, 0},
+    {"malloc_context_size", K_INT, FIELD(malloc_context_size), "32",
+     "host stack frames kept for each allocation and free, shown in reports and matched by leak suppressions "
+     "(0: none captured, the cheapest)", NULL, 0, 32},
 };
 #undef FIELD
 

@@ -23,6 +23,7 @@ typedef struct rt_flags {
   int monitor_ms;        /* how often the monitor thread drains the ring */
   int async_tables;      /* slot-table writes queued on gsan's stream, launches ordered after them */
   int print_stats;       /* the arena's memory accounting at exit */
+  int malloc_context_size; /* host frames kept per allocation and free stack; 0: none captured */
 } rt_flags;
 
 void rt_flags_defaults(rt_flags *f);

@@ -8,6 +8,8 @@
 #include "rt_gsan.h"
 
 #include "rt_depot.h"
+#include "rt_foreign.h"
+#include "rt_unwind.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,14 +45,15 @@ void rt_gsan_region_stacks(uint64_t base, int freed, rt_region *reg, rt_stacks *
 
 const rt_stack *rt_gsan_call_stack(rt_stacks *s) {
   rt_trace t;
-  rt_trace_capture(&t);
+  rt_trace_capture(&t, RT_STACK_DEPTH);
   rt_trace_symbolize(&t, &s->call, s->buf[2], sizeof s->buf[2]);
   return &s->call;
 }
 
 uint32_t rt_gsan_stack_here(void) {
+  if (!rt_gsan.flags.malloc_context_size) return 0;
   rt_trace t;
-  rt_trace_capture(&t);
+  rt_trace_capture(&t, rt_gsan.flags.malloc_context_size);
   return rt_depot_put(&t);
 }
 
@@ -99,6 +102,18 @@ rt_dev *rt_gsan_dev_of(uint64_t ptr) {
 rt_status rt_gsan_find(uint64_t ptr, rt_alloc_info *info) {
   rt_dev *d = rt_gsan_dev_of(ptr);
   return d ? rt_arena_find(d->arena, ptr, info) : RT_NOT_OURS;
+}
+
+rt_status rt_gsan_find_tracked(uint64_t ptr, rt_alloc_info *info) {
+  rt_status st = rt_gsan_find(ptr, info);
+  if (st != RT_NOT_OURS || rt_foreign_find(ptr, info) != RT_OK) return st;
+  CUdeviceptr start;
+  if (info->state == RT_SLOT_FREED && rt_gsan.cu.PointerGetAttribute &&
+      rt_gsan.cu.PointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, ptr) == CUDA_SUCCESS) {
+    rt_foreign_forget(ptr);
+    return RT_NOT_OURS;
+  }
+  return RT_OK;
 }
 
 int rt_gsan_capturing(CUstream s) {
@@ -156,6 +171,7 @@ void rt_gsan_init_driver(void *get_proc) {
     GET(CtxGetCurrent, "cuCtxGetCurrent");
     GET(CtxPushCurrent, "cuCtxPushCurrent");
     GET(CtxPopCurrent, "cuCtxPopCurrent");
+    GET(PointerGetAttribute, "cuPointerGetAttribute");
     *(void **)&rt_gsan.vmm_api.MemAddressReserve = rt_gsan_real("cuMemAddressReserve");
     *(void **)&rt_gsan.vmm_api.MemAddressFree = rt_gsan_real("cuMemAddressFree");
     *(void **)&rt_gsan.vmm_api.MemCreate = rt_gsan_real("cuMemCreate");
@@ -358,6 +374,8 @@ static void print_stats(void) {
   }
 }
 
+static const char *unwinder; /* the host stack capture at start, for verbosity */
+
 static void at_exit(void) {
   if (!rt_gsan_is_ready() || rt_gsan.forked) return;
   rt_gsan.stop = 1;
@@ -371,10 +389,12 @@ static void at_exit(void) {
     static leak_list ll;
     for (int i = 0; i < RT_MAX_DEVICES; i++)
       if (rt_gsan.dev[i].ready) rt_arena_foreach_live(rt_gsan.dev[i].arena, note_leak, &ll);
+    rt_foreign_foreach_live(note_leak, &ll);
     rt_err_leaks e = {ll.l, ll.n, ll.count, ll.bytes};
     rt_report_leaks(&rt_gsan.log, &e);
   }
   if (rt_gsan.flags.print_stats) print_stats();
+  if (rt_gsan.flags.verbosity && rt_unwind_method() != unwinder) rt_gsan_say("host stacks: %s", rt_unwind_method());
   if (rt_gsan.flags.verbosity)
     for (int i = 0; i < rt_gsan.suppress.n; i++)
       if (rt_gsan.suppress.s[i].hits)
@@ -395,6 +415,7 @@ static int zero_on_own_stream(rt_dev *d, CUdeviceptr p, size_t n) {
 
 /* what runs once per process, when the first device is set up */
 static void start(void) {
+  if (rt_gsan.flags.verbosity) rt_gsan_say("host stacks: %s", unwinder = rt_unwind_method());
   atexit(at_exit);
   pthread_atfork(NULL, NULL, after_fork_in_child);
   pthread_create(&rt_gsan.monitor, NULL, monitor, NULL);

@@ -66,6 +66,7 @@ typedef struct rt_gsan_ctx {
     CUresult (*CtxGetCurrent)(CUcontext *);
     CUresult (*CtxPushCurrent)(CUcontext);
     CUresult (*CtxPopCurrent)(CUcontext *);
+    CUresult (*PointerGetAttribute)(void *, CUpointer_attribute, CUdeviceptr);
   } cu;
   rt_cuda_api vmm_api;
   rt_dev dev[RT_MAX_DEVICES];
@@ -102,6 +103,11 @@ rt_dev *rt_gsan_dev_here(void);
 rt_dev *rt_gsan_dev_of(uint64_t ptr);
 /* rt_arena_find in the arena that holds ptr; RT_NOT_OURS outside them all */
 rt_status rt_gsan_find(uint64_t ptr, rt_alloc_info *info);
+/* The same, then the driver's allocations gsan tracks (rt_foreign.h: managed
+ * memory, devices without an arena): what host API calls and frees are
+ * checked against. A freed one whose addresses the driver has given out
+ * again, to memory gsan does not track, is forgotten, not found. */
+rt_status rt_gsan_find_tracked(uint64_t ptr, rt_alloc_info *info);
 
 /* Prints the device records written so far; final after a fault or at exit
  * (takes records whose writer died mid-write). In halt mode a device report

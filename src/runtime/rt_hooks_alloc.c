@@ -3,11 +3,14 @@
  * arena of the current context's device, so every pointer into them carries
  * exact bounds; frees find the arena by address, mark slots freed
  * (rt_arena.c) and report double and invalid frees with their stacks. What
- * the arena cannot stand in for goes to the driver: exportable or host
- * pools, bad arguments. */
+ * the arena cannot stand in for goes to the driver: managed memory,
+ * exportable or host pools, devices without an arena, bad arguments. What the
+ * driver allocates there is tracked (rt_foreign.c), and its frees are
+ * checked as the arena's are. */
 #include "rt_gsan.h"
 
 #include "rt_depot.h"
+#include "rt_foreign.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 /* the driver's own allocation calls, there for what gsan hands back; the
  * stream-ordered ones per variant: [0] legacy stream, [1] per-thread stream */
 static struct {
+  CUresult (*AllocManaged)(CUdeviceptr *, size_t, unsigned);
   CUresult (*AllocAsync[2])(CUdeviceptr *, size_t, CUstream);
   CUresult (*FreeAsync[2])(CUdeviceptr, CUstream);
   CUresult (*AllocFromPool[2])(CUdeviceptr *, size_t, CUmemoryPool, CUstream);
@@ -25,6 +29,10 @@ static struct {
   CUresult (*GraphAddMemAllocNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUDA_MEM_ALLOC_NODE_PARAMS *);
   CUresult (*GraphAddMemFreeNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUdeviceptr);
   CUresult (*GraphAddEmptyNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t);
+  /* cuGraphAddNode: CUDA 12.2's, and 12.3's with edge data */
+  CUresult (*AddNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUgraphNodeParams *);
+  CUresult (*AddNodeEdges)(CUgraphNode *, CUgraph, const CUgraphNode *, const CUgraphEdgeData *, size_t,
+                           CUgraphNodeParams *);
 } real;
 
 /* a slot of d's arena for size bytes, its allocation stack kept;
@@ -41,10 +49,28 @@ static CUresult arena_alloc(rt_dev *d, CUdeviceptr *dptr, size_t size) {
   return st == RT_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_UNKNOWN;
 }
 
+/* the driver's allocation of size bytes at *dptr, when r says it made one:
+ * tracked, with its stack */
+static CUresult tracked(CUresult r, const CUdeviceptr *dptr, size_t size) {
+  if (r == CUDA_SUCCESS && dptr && *dptr && size) {
+    rt_foreign_add(*dptr, size);
+    rt_depot_note_alloc(*dptr, rt_gsan_stack_here());
+  }
+  return r;
+}
+
 static CUresult w_MemAlloc(CUdeviceptr *dptr, size_t size) {
   rt_dev *d;
-  if (!dptr || size == 0 || !(d = rt_gsan_dev_here())) return rt_gsan.cu.MemAlloc(dptr, size);
+  if (!dptr || size == 0 || !(d = rt_gsan_dev_here())) return tracked(rt_gsan.cu.MemAlloc(dptr, size), dptr, size);
   return arena_alloc(d, dptr, size);
+}
+
+/* Managed memory migrates between host and devices, which the arena's
+ * memory cannot: the driver's, tracked. gsan is set up in this context as
+ * for any allocation (its monitor and its checks at exit). */
+static CUresult w_MemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned flags) {
+  rt_gsan_dev_here();
+  return tracked(real.AllocManaged(dptr, size, flags), dptr, size);
 }
 
 static void report_free(const char *kind, const char *api, CUdeviceptr ptr, const rt_alloc_info *info) {
@@ -83,19 +109,30 @@ static CUresult arena_free(rt_dev *d, CUdeviceptr ptr, const char *api) {
   return CUDA_ERROR_INVALID_VALUE;
 }
 
+/* A pointer outside the arena goes to the driver. One of the driver's
+ * allocations that gsan tracks is checked first, as an arena slot is: a
+ * second free, or a pointer inside it, is reported and refused (1). */
+static int foreign_refused(CUdeviceptr ptr, const char *api) {
+  rt_alloc_info info;
+  if (rt_gsan_find_tracked(ptr, &info) != RT_OK || (info.state == RT_SLOT_LIVE && info.base == ptr)) return 0;
+  report_free(info.state == RT_SLOT_FREED && info.base == ptr ? "double-free" : "invalid-free", api, ptr, &info);
+  return 1;
+}
 
-/* A pointer outside the arena goes to the driver: one it allocated (under
- * capture, before gsan was ready) is freed there. When the driver calls it
- * no allocation at all (a host pointer, a made-up address), that is the
- * caller's invalid free; after a fault, the driver's error is the fault's. */
-static CUresult foreign_free(CUresult r, CUdeviceptr ptr, const char *api) {
+/* After the driver's free (r): a tracked allocation is freed, with its
+ * stack. When the driver calls ptr no allocation at all (a host pointer, a
+ * made-up address), that is the caller's invalid free; after a fault, the
+ * driver's error is the fault's. */
+static CUresult foreign_freed(CUresult r, CUdeviceptr ptr, const char *api) {
+  if (r == CUDA_SUCCESS && rt_foreign_freed(ptr)) rt_depot_note_free(ptr, rt_gsan_stack_here());
   if (r == CUDA_ERROR_INVALID_VALUE && ptr && rt_gsan_is_ready()) report_free("invalid-free", api, ptr, NULL);
   return r;
 }
 
 static CUresult w_MemFree(CUdeviceptr ptr) {
   rt_dev *d = rt_gsan_dev_of(ptr);
-  if (!d) return foreign_free(rt_gsan.cu.MemFree(ptr), ptr, "cuMemFree");
+  if (!d) return foreign_refused(ptr, "cuMemFree") ? CUDA_ERROR_INVALID_VALUE
+                                                   : foreign_freed(rt_gsan.cu.MemFree(ptr), ptr, "cuMemFree");
   /* cudaFree waits for the device; so does this, before memory goes away.
    * After a kernel fault the context refuses every call, frees too: that is
    * the driver's error to return, not the caller's bug */
@@ -158,8 +195,10 @@ static int arena_pool(const rt_dev *d, CUmemoryPool pool) {
  * A graph's allocations (stream-ordered calls under capture, memory nodes)
  * are arena slots made when the graph is built, and they stay for the
  * process: the graph runs later, any number of times, with the same
- * pointers. Its alloc and free nodes become empty nodes. So the graph's
- * kernels get exact bounds; a use after the graph's own free goes unseen.
+ * pointers. Its alloc and free nodes (cuGraphAddMemAllocNode and
+ * cuGraphAddMemFreeNode, or cuGraphAddNode of those types) become empty
+ * nodes. So the graph's kernels get exact bounds; a use after the graph's
+ * own free goes unseen.
  * These slots, and slots a graph frees, are kept (rt_arena_keep): a free
  * outside the graph leaves them live, and they are no leak. */
 static CUresult owned_by_graph(rt_dev *d, CUdeviceptr ptr) {
@@ -173,37 +212,114 @@ static CUresult graph_alloc(rt_dev *d, CUdeviceptr *dptr, size_t size) {
   return r == CUDA_SUCCESS ? owned_by_graph(d, *dptr) : r;
 }
 
-/* the driver's cuGraphAddEmptyNode, which stands in for memory nodes */
-static int have_empty_node(void) {
+/* Where a memory node was to go, and how its stand-in, an empty node, is
+ * added there: cuGraphAddEmptyNode for the nodes of cuGraphAddMemAllocNode
+ * and cuGraphAddMemFreeNode; an empty node through the generic call itself
+ * for those of cuGraphAddNode (CUDA 12.2's, or 12.3's with edge data, which
+ * it keeps). */
+enum { BY_EMPTY_NODE, BY_ADD_NODE, BY_ADD_NODE_EDGES };
+typedef struct node_site {
+  CUgraphNode *node;
+  CUgraph g;
+  const CUgraphNode *deps;
+  const CUgraphEdgeData *edges;
+  size_t ndeps;
+  int by;
+} node_site;
+
+/* 1 when the stand-in can be added (the driver has the call) */
+static int can_stand_in(const node_site *n) {
+  if (n->by != BY_EMPTY_NODE) return 1; /* the generic call the program made */
   if (!real.GraphAddEmptyNode) *(void **)&real.GraphAddEmptyNode = rt_gsan_real("cuGraphAddEmptyNode");
   return real.GraphAddEmptyNode != NULL;
 }
 
+static CUresult add_stand_in(const node_site *n) {
+  CUgraphNodeParams empty;
+  memset(&empty, 0, sizeof empty);
+  empty.type = CU_GRAPH_NODE_TYPE_EMPTY;
+  switch (n->by) {
+  case BY_ADD_NODE: return real.AddNode(n->node, n->g, n->deps, n->ndeps, &empty);
+  case BY_ADD_NODE_EDGES: return real.AddNodeEdges(n->node, n->g, n->deps, n->edges, n->ndeps, &empty);
+  default: return real.GraphAddEmptyNode(n->node, n->g, n->deps, n->ndeps);
+  }
+}
+
+/* A graph's allocation node: a slot of the current device's arena, made
+ * now, and an empty node in its place; *dptr is the allocation. 1 and the
+ * result in *r when done so, 0 when the node is the driver's (a host or
+ * exportable pool, another device's, bad parameters). */
+static int graph_alloc_node(const node_site *n, const CUmemPoolProps *pool, size_t size, CUdeviceptr *dptr,
+                            CUresult *r) {
+  rt_dev *d = NULL;
+  if (!n->node || !size || pool->handleTypes != CU_MEM_HANDLE_TYPE_NONE ||
+      pool->location.type != CU_MEM_LOCATION_TYPE_DEVICE || !(d = rt_gsan_dev_here()) ||
+      pool->location.id != d->device || !can_stand_in(n))
+    return 0;
+  CUdeviceptr ptr;
+  if ((*r = arena_alloc(d, &ptr, size)) != CUDA_SUCCESS) return 1;
+  if ((*r = add_stand_in(n)) != CUDA_SUCCESS) {
+    rt_arena_free(d->arena, ptr, NULL);
+    return 1;
+  }
+  *dptr = ptr;
+  *r = owned_by_graph(d, ptr);
+  return 1;
+}
+
+/* A graph's free node of an arena slot: an empty node (the slot stays, as
+ * the graph's). 1 and the result in *r, or 0 for the driver's memory. */
+static int graph_free_node(const node_site *n, CUdeviceptr dptr, CUresult *r) {
+  rt_dev *d = rt_gsan_dev_of(dptr);
+  if (!d || !can_stand_in(n)) return 0;
+  *r = add_stand_in(n);
+  if (*r == CUDA_SUCCESS) *r = owned_by_graph(d, dptr);
+  return 1;
+}
+
 static CUresult w_GraphAddMemAllocNode(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                        CUDA_MEM_ALLOC_NODE_PARAMS *p) {
-  rt_dev *d = NULL;
-  if (!node || !p || !p->bytesize || p->poolProps.handleTypes != CU_MEM_HANDLE_TYPE_NONE ||
-      p->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE || !(d = rt_gsan_dev_here()) ||
-      p->poolProps.location.id != d->device || !have_empty_node())
-    return real.GraphAddMemAllocNode(node, g, deps, ndeps, p);
-  CUdeviceptr ptr;
-  CUresult r = arena_alloc(d, &ptr, p->bytesize);
-  if (r != CUDA_SUCCESS) return r;
-  r = real.GraphAddEmptyNode(node, g, deps, ndeps);
-  if (r != CUDA_SUCCESS) {
-    rt_arena_free(d->arena, ptr, NULL);
-    return r;
-  }
-  p->dptr = ptr;
-  return owned_by_graph(d, ptr);
+  node_site n = {node, g, deps, NULL, ndeps, BY_EMPTY_NODE};
+  CUresult r;
+  return p && graph_alloc_node(&n, &p->poolProps, p->bytesize, &p->dptr, &r)
+             ? r
+             : real.GraphAddMemAllocNode(node, g, deps, ndeps, p);
 }
 
 static CUresult w_GraphAddMemFreeNode(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                       CUdeviceptr dptr) {
-  rt_dev *d = rt_gsan_dev_of(dptr);
-  if (!d || !have_empty_node()) return real.GraphAddMemFreeNode(node, g, deps, ndeps, dptr);
-  CUresult r = real.GraphAddEmptyNode(node, g, deps, ndeps);
-  return r == CUDA_SUCCESS ? owned_by_graph(d, dptr) : r;
+  node_site n = {node, g, deps, NULL, ndeps, BY_EMPTY_NODE};
+  CUresult r;
+  return graph_free_node(&n, dptr, &r) ? r : real.GraphAddMemFreeNode(node, g, deps, ndeps, dptr);
+}
+
+/* The generic cuGraphAddNode: memory nodes as above, every other node type
+ * passed on as it is. */
+static int memory_node(const node_site *n, CUgraphNodeParams *p, CUresult *r) {
+  if (p && p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
+    return graph_alloc_node(n, &p->alloc.poolProps, p->alloc.bytesize, &p->alloc.dptr, r);
+  if (p && p->type == CU_GRAPH_NODE_TYPE_MEM_FREE) return graph_free_node(n, p->free.dptr, r);
+  return 0;
+}
+
+static CUresult w_GraphAddNode(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                               CUgraphNodeParams *p) {
+  node_site n = {node, g, deps, NULL, ndeps, BY_ADD_NODE};
+  CUresult r;
+  return memory_node(&n, p, &r) ? r : real.AddNode(node, g, deps, ndeps, p);
+}
+
+static CUresult w_GraphAddNodeEdges(CUgraphNode *node, CUgraph g, const CUgraphNode *deps,
+                                    const CUgraphEdgeData *edges, size_t ndeps, CUgraphNodeParams *p) {
+  node_site n = {node, g, deps, edges, ndeps, BY_ADD_NODE_EDGES};
+  CUresult r;
+  return memory_node(&n, p, &r) ? r : real.AddNodeEdges(node, g, deps, edges, ndeps, p);
+}
+
+/* a stream-ordered allocation the driver made: tracked, unless it is a
+ * graph's (the stream is being captured), whose life the graph decides */
+static CUresult driver_ordered(CUresult r, CUstream s, const CUdeviceptr *dptr, size_t size) {
+  return r == CUDA_SUCCESS && !rt_gsan_capturing(s) ? tracked(r, dptr, size) : r;
 }
 
 /* Stream-ordered allocation: an arena slot is usable at once, which is
@@ -218,20 +334,26 @@ static CUresult w_GraphAddMemFreeNode(CUgraphNode *node, CUgraph g, const CUgrap
     /* stream 0 of the per-thread variant is this thread's stream */                                    \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
     rt_dev *d;                                                                                           \
-    if (!dptr || size == 0 || !(d = rt_gsan_dev_here())) return real.AllocAsync[V](dptr, size, s);      \
+    if (!dptr || size == 0 || !(d = rt_gsan_dev_here()))                                                 \
+      return driver_ordered(real.AllocAsync[V](dptr, size, s), str, dptr, size);                         \
     return rt_gsan_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);             \
   }                                                                                                      \
   static CUresult w_AllocFromPool##V(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) {  \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
     rt_dev *d;                                                                                           \
     if (!dptr || size == 0 || !pool || !(d = rt_gsan_dev_here()) || !arena_pool(d, pool))                \
-      return real.AllocFromPool[V](dptr, size, pool, s);                                                 \
+      return driver_ordered(real.AllocFromPool[V](dptr, size, pool, s), str, dptr, size);                \
     return rt_gsan_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);             \
   }                                                                                                      \
   static CUresult w_FreeAsync##V(CUdeviceptr ptr, CUstream s) {                                         \
     rt_dev *d = rt_gsan_dev_of(ptr);                                                                     \
-    if (!d) return foreign_free(real.FreeAsync[V](ptr, s), ptr, "cuMemFreeAsync");                       \
     CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
+    if (!d && rt_gsan_capturing(str)) {                                                                  \
+      rt_foreign_forget(ptr); /* the graph frees it, when it runs */                                     \
+      return real.FreeAsync[V](ptr, s);                                                                  \
+    }                                                                                                    \
+    if (!d && foreign_refused(ptr, "cuMemFreeAsync")) return CUDA_ERROR_INVALID_VALUE;                   \
+    if (!d) return foreign_freed(real.FreeAsync[V](ptr, s), ptr, "cuMemFreeAsync");                      \
     if (rt_gsan_capturing(str)) return owned_by_graph(d, ptr);                                           \
     CUresult r = rt_gsan.cu.StreamSynchronize(str);                                                      \
     if (r != CUDA_SUCCESS) return r;                                                                     \
@@ -247,8 +369,10 @@ ORDERED_WRAPPERS(1)
 static CUresult w_MemAllocPitch(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height, unsigned elem) {
   rt_dev *d;
   if (!dptr || !pitch || width == 0 || height == 0 || (elem != 4 && elem != 8 && elem != 16) ||
-      !(d = rt_gsan_dev_here()))
-    return real.AllocPitch(dptr, pitch, width, height, elem);
+      !(d = rt_gsan_dev_here())) {
+    CUresult r = real.AllocPitch(dptr, pitch, width, height, elem);
+    return tracked(r, dptr, r == CUDA_SUCCESS ? *pitch * height : 0);
+  }
   size_t p = (width + RT_PITCH_ALIGN - 1) / RT_PITCH_ALIGN * RT_PITCH_ALIGN;
   if (p < width || height > SIZE_MAX / p) return CUDA_ERROR_OUT_OF_MEMORY;
   CUresult r = arena_alloc(d, dptr, p * height);
@@ -260,6 +384,7 @@ static CUresult w_MemAllocPitch(CUdeviceptr *dptr, size_t *pitch, size_t width, 
 #define TWO(n, f, r) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)r, 2, 0, 0}
 const rt_hook rt_hooks_alloc[] = {
     ONE("cuMemAlloc", MemAlloc, NULL),
+    ONE("cuMemAllocManaged", MemAllocManaged, &real.AllocManaged),
     ONE("cuMemFree", MemFree, NULL),
     ONE("cuMemAllocPitch", MemAllocPitch, &real.AllocPitch),
     TWO("cuMemAllocAsync", AllocAsync, real.AllocAsync),
@@ -269,5 +394,9 @@ const rt_hook rt_hooks_alloc[] = {
     ONE("cuMemPoolDestroy", MemPoolDestroy, &real.PoolDestroy),
     ONE("cuGraphAddMemAllocNode", GraphAddMemAllocNode, &real.GraphAddMemAllocNode),
     ONE("cuGraphAddMemFreeNode", GraphAddMemFreeNode, &real.GraphAddMemFreeNode),
+    /* cuGraphAddNode took edge data in CUDA 12.3: the version asked for says which */
+    {"cuGraphAddNode", {(void *)w_GraphAddNode, (void *)w_GraphAddNode}, (void **)&real.AddNode, 1, 0, 12030},
+    {"cuGraphAddNode", {(void *)w_GraphAddNodeEdges, (void *)w_GraphAddNodeEdges}, (void **)&real.AddNodeEdges, 1,
+     12030, 0},
     {NULL, {NULL, NULL}, NULL, 0, 0, 0},
 };

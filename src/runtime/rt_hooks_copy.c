@@ -1,10 +1,11 @@
 /* Hooks on copies and sets: the device ranges a call touches are checked
- * against their allocations before it runs (DESIGN.md §3). A range that
- * leaves its allocation, or touches a freed one, is reported and the call
- * refused with the driver's answer to a bad pointer; ranges outside the
- * arena (host memory, the driver's own allocations) are the driver's to
- * judge. A call that fails drains the ring: after a trap, copies are where
- * many programs first see the error. */
+ * against their allocations before it runs (DESIGN.md §3): arena slots, and
+ * the driver's allocations gsan tracks (managed memory, devices without an
+ * arena: rt_foreign.h). A range that leaves its allocation, or touches a
+ * freed one, is reported and the call refused with the driver's answer to a
+ * bad pointer; ranges in memory gsan does not know (host memory, arrays) are
+ * the driver's to judge. A call that fails drains the ring: after a trap,
+ * copies are where many programs first see the error. */
 #include "rt_gsan.h"
 
 #include <stdint.h>
@@ -12,13 +13,13 @@
 #define CPY "memcpy-param-overflow"
 #define SET "memset-param-overflow"
 
-/* 1 (and a report) when [addr, addr+len) is arena memory but not inside one
- * live allocation, unless a suppression covers it; len UINT64_MAX stands for
- * a size that overflowed */
+/* 1 (and a report) when [addr, addr+len) starts in memory gsan tracks but
+ * not inside one live allocation, unless a suppression covers it; len
+ * UINT64_MAX stands for a size that overflowed */
 static int range_bad(const char *api, const char *kind, uint64_t addr, uint64_t len) {
-  if (!rt_gsan_is_ready() || !rt_gsan.flags.check_host_api || len == 0) return 0;
+  if (!rt_gsan.flags.check_host_api || len == 0) return 0;
   rt_alloc_info info;
-  if (rt_gsan_find(addr, &info) != RT_OK) return 0; /* not arena memory */
+  if (rt_gsan_find_tracked(addr, &info) != RT_OK) return 0; /* memory gsan does not know */
   const char *k = NULL;
   uint64_t off = addr - info.base;
   if (info.state == RT_SLOT_FREED) k = "use-after-free";

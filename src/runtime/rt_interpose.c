@@ -117,6 +117,7 @@ static void *export_target(const char *name, int version, int per_thread) {
 EXPORT(cuMemAlloc, (CUdeviceptr * p, size_t n), (p, n))
 EXPORT(cuMemFree, (CUdeviceptr p), (p))
 EXPORT(cuMemAllocPitch, (CUdeviceptr * p, size_t *pitch, size_t w, size_t h, unsigned e), (p, pitch, w, h, e))
+EXPORT(cuMemAllocManaged, (CUdeviceptr * p, size_t n, unsigned flags), (p, n, flags))
 EXPORT(cuModuleLoadData, (CUmodule * m, const void *image), (m, image))
 EXPORT(cuModuleLoadDataEx, (CUmodule * m, const void *image, unsigned n, CUjit_option *o, void **v), (m, image, n, o, v))
 EXPORT(cuLibraryLoadData, (CUlibrary * l, const void *c, CUjit_option *jo, void **jv, unsigned nj, CUlibraryOption *lo, void **lv, unsigned nl), (l, c, jo, jv, nj, lo, lv, nl))
@@ -138,15 +139,24 @@ EXPORT_AS(cuMemcpyBatchAsync, "cuMemcpyBatchAsync", 13000, 0, BATCH13_PARAMS, (d
 EXPORT_AS(cuMemcpyBatchAsync_v2_ptsz, "cuMemcpyBatchAsync", 13000, 1, BATCH13_PARAMS, (d, s, n, c, a, ai, na, st))
 EXPORT_AS(cuMemcpy3DBatchAsync, "cuMemcpy3DBatchAsync", 13000, 0, BATCH3D13_PARAMS, (n, o, fl, st))
 EXPORT_AS(cuMemcpy3DBatchAsync_v2_ptsz, "cuMemcpy3DBatchAsync", 13000, 1, BATCH3D13_PARAMS, (n, o, fl, st))
-#define EXPORT_ASM(cname, symbol, name, per_thread, params, args) \
-  CUresult cname params __asm__(symbol);                           \
-  EXPORT_AS(cname, name, 12080, per_thread, params, args)
-EXPORT_ASM(gsan_batch_12080, "cuMemcpyBatchAsync", "cuMemcpyBatchAsync", 0, BATCH12_PARAMS, (d, s, n, c, a, ai, na, f, st))
-EXPORT_ASM(gsan_batch_12080_ptsz, "cuMemcpyBatchAsync_ptsz", "cuMemcpyBatchAsync", 1, BATCH12_PARAMS,
+#define EXPORT_ASM(cname, symbol, name, version, per_thread, params, args) \
+  CUresult cname params __asm__(symbol);                                    \
+  EXPORT_AS(cname, name, version, per_thread, params, args)
+EXPORT_ASM(gsan_batch_12080, "cuMemcpyBatchAsync", "cuMemcpyBatchAsync", 12080, 0, BATCH12_PARAMS,
            (d, s, n, c, a, ai, na, f, st))
-EXPORT_ASM(gsan_batch3d_12080, "cuMemcpy3DBatchAsync", "cuMemcpy3DBatchAsync", 0, BATCH3D12_PARAMS, (n, o, f, fl, st))
-EXPORT_ASM(gsan_batch3d_12080_ptsz, "cuMemcpy3DBatchAsync_ptsz", "cuMemcpy3DBatchAsync", 1, BATCH3D12_PARAMS,
+EXPORT_ASM(gsan_batch_12080_ptsz, "cuMemcpyBatchAsync_ptsz", "cuMemcpyBatchAsync", 12080, 1, BATCH12_PARAMS,
+           (d, s, n, c, a, ai, na, f, st))
+EXPORT_ASM(gsan_batch3d_12080, "cuMemcpy3DBatchAsync", "cuMemcpy3DBatchAsync", 12080, 0, BATCH3D12_PARAMS,
            (n, o, f, fl, st))
+EXPORT_ASM(gsan_batch3d_12080_ptsz, "cuMemcpy3DBatchAsync_ptsz", "cuMemcpy3DBatchAsync", 12080, 1, BATCH3D12_PARAMS,
+           (n, o, f, fl, st))
+/* cuGraphAddNode: CUDA 12.3's with edge data (cuda.h maps the name to _v2),
+ * and 12.2's under its own name */
+EXPORT_AS(cuGraphAddNode, "cuGraphAddNode", 12030, 0,
+          (CUgraphNode * n, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t nd, CUgraphNodeParams *p),
+          (n, g, d, e, nd, p))
+EXPORT_ASM(gsan_add_node_12020, "cuGraphAddNode", "cuGraphAddNode", 12020, 0,
+           (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUgraphNodeParams *p), (n, g, d, nd, p))
 /* X(name, legacy symbol, per-thread symbol, parameters, arguments) */
 #define STREAM_EXPORTS(X) \
   X("cuMemAllocAsync", cuMemAllocAsync, cuMemAllocAsync_ptsz, (CUdeviceptr * p, size_t n, CUstream s), (p, n, s)) \

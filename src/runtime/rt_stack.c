@@ -1,12 +1,13 @@
-/* Host backtraces (rt_stack.h): glibc's backtrace() to capture, libdwfl to
+/* Host backtraces (rt_stack.h): rt_unwind.c to capture, libdwfl to
  * symbolise — the program's own DWARF gives function, file and line. */
 #include "rt_stack.h"
+
+#include "rt_unwind.h"
 
 #include <dlfcn.h>
 #include <link.h>
 #include <stdint.h>
 #include <elfutils/libdwfl.h>
-#include <execinfo.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,12 +50,17 @@ static int inside_gsan(void *pc) {
   return 0;
 }
 
-void rt_trace_capture(rt_trace *t) {
-  void *pc[RT_STACK_DEPTH + 8];
-  int n = backtrace(pc, RT_STACK_DEPTH + 8), k = 0;
+/* gsan's own frames above the caller's: the hook, its helpers, the capture */
+#define SELF_FRAMES 8
+
+void rt_trace_capture(rt_trace *t, int depth) {
+  void *pc[RT_STACK_DEPTH + SELF_FRAMES];
   t->n = 0;
+  if (depth > RT_STACK_DEPTH) depth = RT_STACK_DEPTH;
+  if (depth <= 0) return;
+  int n = rt_unwind_backtrace(pc, depth + SELF_FRAMES), k = 0;
   while (k < n && inside_gsan(pc[k])) k++;
-  for (; k < n && t->n < RT_STACK_DEPTH; k++) t->pc[t->n++] = pc[k];
+  for (; k < n && t->n < depth; k++) t->pc[t->n++] = pc[k];
 }
 
 static Dwfl *session(void) {
@@ -82,8 +88,10 @@ void rt_trace_symbolize(const rt_trace *t, rt_stack *out, char *buf, size_t bufl
   out->n = 0;
   int started = 0;
   for (int i = 0; i < t->n && out->n < 32 && used + 1 < buflen; i++) {
-    /* a return address points after the call: look up the call itself */
-    Dwarf_Addr pc = (Dwarf_Addr)(uintptr_t)t->pc[i] - (i > 0 ? 1 : 0);
+    /* every frame kept is a return address (gsan's own frames, the
+     * capture's among them, are dropped), which points after the call: look
+     * up the call itself */
+    Dwarf_Addr pc = (Dwarf_Addr)(uintptr_t)t->pc[i] - 1;
     Dwfl_Module *m = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
     const char *fn = m ? dwfl_module_addrname(m, pc) : NULL;
     const char *file = NULL;

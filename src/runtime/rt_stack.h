@@ -13,8 +13,9 @@ typedef struct rt_trace {
   void *pc[RT_STACK_DEPTH];
 } rt_trace;
 
-/* The caller's stack, without the frames of gsan itself. */
-void rt_trace_capture(rt_trace *t);
+/* The caller's stack, without the frames of gsan itself: its innermost
+ * depth frames (at most RT_STACK_DEPTH; none for 0). */
+void rt_trace_capture(rt_trace *t, int depth);
 
 /* Symbolised frames in out (strings live in buf); frames inside the CUDA
  * runtime's internals are folded into the API function they serve. */

@@ -31,9 +31,10 @@ static CUresult f_DeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
   *v = a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
   return CUDA_SUCCESS;
 }
-/* the driver's own allocations are host memory here, remembered so that a
- * free of anything else fails as the driver's does */
+/* the driver's own allocations (managed memory too) are host memory here,
+ * remembered so that a free of anything else fails as the driver's does */
 static void *allocs[256];
+static size_t alloc_sizes[256];
 int fake_mem_allocs; /* cuMemAlloc calls that reached the driver */
 static CUresult f_MemAlloc(CUdeviceptr *p, size_t n) {
   fake_mem_allocs++;
@@ -41,10 +42,17 @@ static CUresult f_MemAlloc(CUdeviceptr *p, size_t n) {
   for (int i = 0; i < 256; i++)
     if (!allocs[i]) {
       allocs[i] = calloc(1, n);
+      alloc_sizes[i] = n;
       *p = (CUdeviceptr)allocs[i];
       return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
     }
   return CUDA_ERROR_OUT_OF_MEMORY;
+}
+int fake_managed_allocs;
+static CUresult f_MemAllocManaged(CUdeviceptr *p, size_t n, unsigned flags) {
+  if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST) return CUDA_ERROR_INVALID_VALUE;
+  fake_managed_allocs++;
+  return f_MemAlloc(p, n);
 }
 static CUresult f_MemFree(CUdeviceptr p) {
   for (int i = 0; i < 256; i++)
@@ -54,6 +62,16 @@ static CUresult f_MemFree(CUdeviceptr p) {
       return CUDA_SUCCESS;
     }
   return CUDA_ERROR_INVALID_VALUE;
+}
+/* the driver's allocation p falls in: 1 and its range */
+static int driver_alloc(CUdeviceptr p, uint64_t *base, uint64_t *size) {
+  for (int i = 0; i < 256; i++)
+    if (allocs[i] && p >= (CUdeviceptr)allocs[i] && p - (CUdeviceptr)allocs[i] < alloc_sizes[i]) {
+      *base = (CUdeviceptr)allocs[i];
+      *size = alloc_sizes[i];
+      return 1;
+    }
+  return 0;
 }
 static CUresult f_MemAddressReserve(CUdeviceptr *p, size_t n, size_t al, CUdeviceptr hint, unsigned long long fl) {
   (void)fl;
@@ -118,10 +136,11 @@ static CUresult f_MemHostGetDevicePointer(CUdeviceptr *d, void *h, unsigned f) {
   return CUDA_SUCCESS;
 }
 static CUresult not_found(void) { return CUDA_ERROR_NOT_FOUND; }
-/* like the driver on VMM memory: the whole reservation */
+/* like the driver on VMM memory: the whole reservation; on its own
+ * allocations, the allocation */
 static CUresult f_MemGetAddressRange(CUdeviceptr *b, size_t *n, CUdeviceptr p) {
   uint64_t base, size;
-  if (!fake_vmm_reservation(vmm, p, &base, &size)) return CUDA_ERROR_INVALID_VALUE;
+  if (!fake_vmm_reservation(vmm, p, &base, &size) && !driver_alloc(p, &base, &size)) return CUDA_ERROR_INVALID_VALUE;
   if (b) *b = base;
   if (n) *n = size;
   return CUDA_SUCCESS;
@@ -133,6 +152,13 @@ static CUresult f_PointerGetAttribute(void *data, CUpointer_attribute a, CUdevic
   if (a == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR) *(CUdeviceptr *)data = b;
   else if (a == CU_POINTER_ATTRIBUTE_RANGE_SIZE) *(size_t *)data = n;
   else return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+static CUresult f_PointerGetAttributes(unsigned count, CUpointer_attribute *a, void **data, CUdeviceptr p) {
+  for (unsigned i = 0; i < count; i++) {
+    CUresult r = f_PointerGetAttribute(data[i], a[i], p);
+    if (r != CUDA_SUCCESS) return r;
+  }
   return CUDA_SUCCESS;
 }
 
@@ -314,6 +340,34 @@ static CUresult f_GraphAddMemFreeNode(CUgraphNode *n, CUgraph g, const CUgraphNo
   return CUDA_SUCCESS;
 }
 
+/* the generic cuGraphAddNode (CUDA 12.2's, 12.3's with edge data): memory
+ * nodes as the calls above make them, empty nodes counted; what it was
+ * given last, for the test to see what gsan passed on */
+int fake_add_node_calls, fake_last_node_type;
+void *fake_last_node_params;
+const void *fake_last_node_edges;
+static CUresult add_node(CUgraphNode *n, CUgraphNodeParams *p) {
+  fake_add_node_calls++;
+  fake_last_node_params = p;
+  fake_last_node_type = p->type;
+  *n = (CUgraphNode)(uintptr_t)0xa00;
+  if (p->type == CU_GRAPH_NODE_TYPE_EMPTY) fake_empty_nodes++;
+  if (p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || p->type == CU_GRAPH_NODE_TYPE_MEM_FREE) fake_mem_nodes++;
+  if (p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) return f_MemAlloc(&p->alloc.dptr, p->alloc.bytesize);
+  return CUDA_SUCCESS;
+}
+static CUresult f_GraphAddNode12(CUgraphNode *n, CUgraph g, const CUgraphNode *d, size_t nd, CUgraphNodeParams *p) {
+  (void)g; (void)d; (void)nd;
+  fake_last_node_edges = NULL;
+  return add_node(n, p);
+}
+static CUresult f_GraphAddNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t nd,
+                               CUgraphNodeParams *p) {
+  (void)g; (void)d; (void)nd;
+  fake_last_node_edges = e;
+  return add_node(n, p);
+}
+
 static CUresult f_CtxSynchronize(void) { return fake_sticky_fault ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS; }
 
 /* CUDA 13 gave cuCtxSynchronize a context argument under the same name */
@@ -332,6 +386,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuDeviceGetAttribute", (void *)f_DeviceGetAttribute},
       {"cuCtxSynchronize", (void *)f_CtxSynchronize},
       {"cuMemAlloc", (void *)f_MemAlloc},
+      {"cuMemAllocManaged", (void *)f_MemAllocManaged},
       {"cuMemFree", (void *)f_MemFree},
       {"cuMemAllocAsync", (void *)f_MemAllocAsync},
       {"cuMemFreeAsync", (void *)f_MemFreeAsync},
@@ -358,6 +413,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuModuleGetGlobal", (void *)not_found},
       {"cuMemGetAddressRange", (void *)f_MemGetAddressRange},
       {"cuPointerGetAttribute", (void *)f_PointerGetAttribute},
+      {"cuPointerGetAttributes", (void *)f_PointerGetAttributes},
       {"cuMemcpy2D", (void *)f_Copy2D},
       {"cuMemcpy3D", (void *)f_Copy3D},
       {"cuMemsetD2D8", (void *)f_SetD2D8},
@@ -386,6 +442,10 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
   if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
   if (version >= 13000 && !strcmp(symbol, "cuCtxSynchronize")) {
     *pfn = (void *)f_CtxSynchronize13;
+    return CUDA_SUCCESS;
+  }
+  if (!strcmp(symbol, "cuGraphAddNode")) {
+    *pfn = version < 12030 ? (void *)f_GraphAddNode12 : (void *)f_GraphAddNode;
     return CUDA_SUCCESS;
   }
   if (version < 13000 && !strcmp(symbol, "cuMemcpyBatchAsync")) {

@@ -37,6 +37,9 @@ int main(void) {
   CHECK(parse(&f, "exitcode=", err) < 0, "empty integer");
   CHECK(parse(&f, "log_format=xml", err) < 0 && strstr(err, "expected text or json"), "bad enum");
   CHECK(parse(&f, "ring_capacity=1000", err) < 0 && strstr(err, "power of two"), "ring capacity");
+  CHECK(f.malloc_context_size == 32 && parse(&f, "malloc_context_size=0", err) == 0 && f.malloc_context_size == 0,
+        "malloc_context_size: 32 frames, or none");
+  CHECK(parse(&f, "malloc_context_size=33", err) < 0 && strstr(err, "from 0 to 32"), "at most the frames a stack keeps");
   CHECK(parse(&f, "verbosity", err) < 0 && strstr(err, "is not name=value"), "no '='");
   char longv[700] = "log_path=";
   memset(longv + 9, 'x', 600);

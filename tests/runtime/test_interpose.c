@@ -1,7 +1,8 @@
 /* Talks to libcuda the way cudart does — dlopen, dlsym("cuGetProcAddress_v2"),
  * cuGetProcAddress fetched through itself, every other entry point through
  * that — against the fake driver (fake_libcuda.c), to be run under gsan run.
- * Usage: test_interpose errors|leak|ordered|sticky|copies|pools|launch|graph|fork|devices|clean */
+ * Usage: test_interpose errors|leak|ordered|sticky|copies|pools|launch|graph|graph-node|fork|devices|stacks|
+ * managed|managed-leak|clean */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -181,6 +182,30 @@ static void pools(void) {
   printf("free of host memory: %d\n", Free((CUdeviceptr)host));
 }
 
+/* host stacks: an allocation and its free, each three calls deep, the line
+ * of each call kept so that a report's frames can be held to them (a capture
+ * that skipped the caller, or gave wrong addresses, would not match) */
+static CUresult (*stack_alloc_fn)(CUdeviceptr *, size_t);
+static CUresult (*stack_free_fn)(CUdeviceptr);
+static int alloc_lines[3], free_lines[3];
+#define AT(line, call) ((line) = __LINE__, (call))
+static __attribute__((noinline)) CUresult stack_alloc_inner(CUdeviceptr *p) {
+  CUresult r = AT(alloc_lines[0], stack_alloc_fn(p, 700));
+  return r;
+}
+static __attribute__((noinline)) CUresult stack_alloc_outer(CUdeviceptr *p) {
+  CUresult r = AT(alloc_lines[1], stack_alloc_inner(p));
+  return r;
+}
+static __attribute__((noinline)) CUresult stack_free_inner(CUdeviceptr p) {
+  CUresult r = AT(free_lines[0], stack_free_fn(p));
+  return r;
+}
+static __attribute__((noinline)) CUresult stack_free_outer(CUdeviceptr p) {
+  CUresult r = AT(free_lines[1], stack_free_inner(p));
+  return r;
+}
+
 int main(int argc, char **argv) {
   const char *sc = argc > 1 ? argv[1] : "errors";
   void *h = dlopen("libcuda.so.1", RTLD_NOW);
@@ -346,6 +371,65 @@ int main(int argc, char **argv) {
     r = Free(p.dptr);
     printf("the graph's allocation freed between launches: %d, still usable: %d\n", r, HtoD(p.dptr, buf, 1000));
     Free(a);
+  } else if (!strcmp(sc, "graph-node")) {
+    /* the same memory nodes through the generic cuGraphAddNode: CUDA 12.3's
+     * with edge data (kept for the stand-in), 12.2's, and the exported
+     * symbols; any other node type passes through as it is */
+    typedef CUresult (*add_node_fn)(CUgraphNode *, CUgraph, const CUgraphNode *, const CUgraphEdgeData *, size_t,
+                                    CUgraphNodeParams *);
+    typedef CUresult (*add_node12_fn)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUgraphNodeParams *);
+    add_node_fn AddNode = (add_node_fn)get("cuGraphAddNode", 0);
+    add_node12_fn AddNode12 = (add_node12_fn)get_version("cuGraphAddNode", 0, 12020);
+    int *empty = dlsym(h, "fake_empty_nodes"), *mem = dlsym(h, "fake_mem_nodes");
+    int *type = dlsym(h, "fake_last_node_type");
+    void **params = dlsym(h, "fake_last_node_params");
+    const void **edges = dlsym(h, "fake_last_node_edges");
+    CUgraph graph = (CUgraph)(uintptr_t)0x1234;
+    CUgraphNode n1, n2, n3, dep = (CUgraphNode)(uintptr_t)0x42;
+    CUgraphEdgeData edge = {0};
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+    p.alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    p.alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    p.alloc.bytesize = 1000;
+    r = AddNode(&n1, graph, &dep, &edge, 1, &p);
+    printf("alloc node: %d, a slot: %s, an empty node with its edges: %s\n", r, in_arena(p.alloc.dptr) ? "yes" : "NO",
+           *empty == 1 && *mem == 0 && *type == CU_GRAPH_NODE_TYPE_EMPTY && *edges == &edge ? "yes" : "NO");
+    printf("copy past the graph's allocation: %d\n", HtoD(p.alloc.dptr, buf, 1001));
+    CUgraphNodeParams f;
+    memset(&f, 0, sizeof f);
+    f.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
+    f.free.dptr = p.alloc.dptr;
+    r = AddNode(&n2, graph, &n1, NULL, 1, &f);
+    printf("free node: %d, an empty node: %s\n", r, *empty == 2 && *mem == 0 ? "yes" : "NO");
+    CUgraphNodeParams k;
+    memset(&k, 0, sizeof k);
+    k.type = CU_GRAPH_NODE_TYPE_KERNEL;
+    r = AddNode(&n3, graph, &n2, &edge, 1, &k);
+    printf("kernel node: %d, passed on as it was: %s\n", r,
+           *params == &k && *type == CU_GRAPH_NODE_TYPE_KERNEL && *edges == &edge && *empty == 2 ? "yes" : "NO");
+    CUgraphNodeParams host = p;
+    host.alloc.dptr = 0;
+    host.alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_HOST;
+    r = AddNode(&n3, graph, NULL, NULL, 0, &host);
+    printf("host alloc node: %d, the driver's: %s\n", r,
+           !in_arena(host.alloc.dptr) && *mem == 1 && *params == &host ? "yes" : "NO");
+    CUgraphNodeParams p12 = p;
+    p12.alloc.dptr = 0;
+    r = AddNode12(&n3, graph, NULL, 0, &p12);
+    printf("12.2's cuGraphAddNode, alloc node: %d, a slot: %s, an empty node: %s\n", r,
+           in_arena(p12.alloc.dptr) ? "yes" : "NO", *empty == 3 && *type == CU_GRAPH_NODE_TYPE_EMPTY ? "yes" : "NO");
+    /* the exported symbols, as a program linked with -lcuda calls them */
+    add_node_fn AddNodeSym = (add_node_fn)dlsym(RTLD_DEFAULT, "cuGraphAddNode_v2");
+    add_node12_fn AddNode12Sym = (add_node12_fn)dlsym(RTLD_DEFAULT, "cuGraphAddNode");
+    CUgraphNodeParams s1 = p, s2 = p;
+    s1.alloc.dptr = s2.alloc.dptr = 0;
+    CUresult r1 = AddNodeSym ? AddNodeSym(&n3, graph, NULL, NULL, 0, &s1) : CUDA_ERROR_NOT_FOUND;
+    CUresult r2 = AddNode12Sym ? AddNode12Sym(&n3, graph, NULL, 0, &s2) : CUDA_ERROR_NOT_FOUND;
+    printf("symbols cuGraphAddNode_v2 and cuGraphAddNode: %d %d, slots: %s\n", r1, r2,
+           in_arena(s1.alloc.dptr) && in_arena(s2.alloc.dptr) && *empty == 5 ? "yes" : "NO");
+    Free(a);
   } else if (!strcmp(sc, "fork")) {
     /* a child forked after gsan is set up exits at once, quietly; the
      * parent's run goes on */
@@ -382,8 +466,57 @@ int main(int argc, char **argv) {
     r = Alloc(&d7, 64);
     printf("device %d, beyond gsan's: cuMemAlloc: %d, the driver's: %s\n", RT_FAKE_DEVICES, r,
            r == CUDA_SUCCESS && *driver_allocs == n0 + 1 && !in_any_arena(d7) ? "yes" : "NO");
+    printf("device %d: copy of 65 into its 64: %d\n", RT_FAKE_DEVICES, HtoD(d7, buf, 65));
     Free(d7);
     *dev = 0;
+  } else if (!strcmp(sc, "stacks")) {
+    stack_alloc_fn = Alloc;
+    stack_free_fn = Free;
+    CUdeviceptr p = 0;
+    r = AT(alloc_lines[2], stack_alloc_outer(&p));
+    CUresult f = AT(free_lines[2], stack_free_outer(p));
+    /* to stderr, before the report it is checked against */
+    fprintf(stderr, "alloc %d, free %d; lines: alloc %d %d %d, free %d %d %d\n", r, f, alloc_lines[0],
+            alloc_lines[1], alloc_lines[2], free_lines[0], free_lines[1], free_lines[2]);
+    printf("double free: %d\n", Free(p));
+    Free(a);
+  } else if (!strcmp(sc, "managed")) {
+    /* managed memory stays the driver's; gsan checks the host calls on it */
+    CUresult (*AllocManaged)(CUdeviceptr *, size_t, unsigned) = get("cuMemAllocManaged", 0);
+    CUresult (*FreeAsync)(CUdeviceptr, CUstream) = get("cuMemFreeAsync", 0);
+    CUresult (*Attrs)(unsigned, CUpointer_attribute *, void **, CUdeviceptr) = get("cuPointerGetAttributes", 0);
+    int *managed = dlsym(h, "fake_managed_allocs");
+    CUdeviceptr m = 0;
+    r = AllocManaged(&m, 4000, CU_MEM_ATTACH_GLOBAL);
+    printf("cuMemAllocManaged(4000): %d, the driver's: %s\n", r, *managed == 1 && m && !in_any_arena(m) ? "yes" : "NO");
+    printf("copy of 4000: %d, of 4001: %d\n", HtoD(m, buf, 4000), HtoD(m, buf, 4001));
+    printf("set of 3900 at 100: %d, of 3901: %d\n", SetD8(m + 100, 0, 3900), SetD8(m + 100, 0, 3901));
+    rb = 0, rn = 0, an = 0;
+    r = Range(&rb, &rn, m + 10);
+    CUdeviceptr as = 0;
+    CUpointer_attribute which[2] = {CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+    void *out[2] = {&as, &an};
+    CUresult ra = Attrs ? Attrs(2, which, out, m + 10) : CUDA_ERROR_NOT_FOUND;
+    printf("address range and attributes of an interior pointer, the driver's: %s\n",
+           r == CUDA_SUCCESS && rb == m && rn == 4000 && ra == CUDA_SUCCESS && as == m && an == 4000 ? "yes" : "NO");
+    printf("free of an interior pointer: %d\n", Free(m + 16));
+    printf("free: %d\n", Free(m));
+    printf("copy after the free: %d\n", HtoD(m + 8, buf, 8));
+    printf("second free: %d\n", FreeAsync(m, NULL));
+    Free(a);
+  } else if (!strcmp(sc, "managed-leak")) {
+    /* the driver's allocations that gsan tracks are checked for leaks too:
+     * managed memory, and memory of a device without an arena */
+    CUresult (*AllocManaged)(CUdeviceptr *, size_t, unsigned) = get("cuMemAllocManaged", 0);
+    CUdeviceptr m = 0, freed = 0, d16 = 0;
+    AllocManaged(&freed, 100, CU_MEM_ATTACH_HOST);
+    r = AllocManaged(&m, 3000, CU_MEM_ATTACH_GLOBAL);
+    int *dev = dlsym(h, "fake_current_device");
+    *dev = RT_FAKE_DEVICES;
+    CUresult r16 = Alloc(&d16, 64);
+    *dev = 0;
+    printf("managed: %d, device %d: %d, freed: %d\n", r, RT_FAKE_DEVICES, r16, Free(freed));
+    Free(a);
   } else if (!strcmp(sc, "sticky")) {
     *(int *)dlsym(h, "fake_sticky_fault") = 1;
     printf("free after a kernel fault: %d (the driver's CUDA_ERROR_LAUNCH_FAILED is 719)\n", Free(a));
