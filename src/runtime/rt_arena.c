@@ -66,6 +66,12 @@ typedef struct granule_meta {
 } granule_meta;
 
 #define RT_SPARE_GRANULES 4
+/* large classes keep physical memory of at most this size, two of them:
+ * 2-4 MiB allocations (the classes of 2 and 4 MiB) then skip creating
+ * memory the driver would create for cudaMalloc as well; fixed memory stays
+ * at most 16 MiB */
+#define RT_SPARE_LARGE_BYTES (4ull << 20)
+#define RT_SPARE_LARGE 2
 
 typedef struct rt_class {
   pthread_mutex_t lock;
@@ -74,10 +80,11 @@ typedef struct rt_class {
   sparse slots;           /* slot_meta per slot */
   sparse data;            /* granule_meta per data granule (small classes) */
   sparse table;           /* uint64_t handle per slot-table granule */
-  /* granules of physical memory a small class emptied, kept to back its
-   * next new granule: their slots are not reused, but the memory can be
-   * mapped again elsewhere, which saves creating and releasing it */
-  uint64_t spare[RT_SPARE_GRANULES];
+  /* physical memory a class emptied (a small class's granules, a large
+   * slot's own memory), kept to back its next new granule or slot: slots are
+   * not reused, but the memory can be mapped again elsewhere, which saves
+   * creating and releasing it; freed slots stay unmapped */
+  uint64_t spare[RT_SPARE_GRANULES], spare_bytes[RT_SPARE_GRANULES];
   unsigned nspare;
 } rt_class;
 
@@ -262,6 +269,26 @@ static rt_status ensure_table(rt_arena *a, unsigned k, uint64_t s) {
   return RT_OK;
 }
 
+/* a kept handle of exactly bytes, or 0 */
+static uint64_t take_spare(rt_class *c, uint64_t bytes) {
+  for (unsigned i = c->nspare; i-- > 0;)
+    if (c->spare_bytes[i] == bytes) {
+      uint64_t h = c->spare[i];
+      c->spare[i] = c->spare[--c->nspare];
+      c->spare_bytes[i] = c->spare_bytes[c->nspare];
+      return h;
+    }
+  return 0;
+}
+
+/* keeps the handle (1) while there is room for it, up to max of them */
+static int keep_spare(rt_class *c, uint64_t bytes, uint64_t h, unsigned max) {
+  if (c->nspare >= max) return 0;
+  c->spare[c->nspare] = h;
+  c->spare_bytes[c->nspare++] = bytes;
+  return 1;
+}
+
 static rt_status write_entry(rt_arena *a, unsigned k, uint64_t s, uint64_t size) {
   uint64_t addr = a->tables + ((uint64_t)k << a->table_shift) + s * 8;
   int err = a->vmm.set64(a->vmm.ctx, addr, size);
@@ -276,9 +303,10 @@ static rt_status back_slot(rt_arena *a, unsigned k, uint64_t s, uint64_t size, s
   int err;
   if ((1ull << c->shift) >= g) {
     uint64_t bytes = (size + g - 1) / g * g;
-    if ((err = a->vmm.create(a->vmm.ctx, bytes, a->p.device, &handle)) != 0) return vmm_fail(a, err);
+    handle = take_spare(c, bytes);
+    if (!handle && (err = a->vmm.create(a->vmm.ctx, bytes, a->p.device, &handle)) != 0) return vmm_fail(a, err);
     if ((err = a->vmm.map(a->vmm.ctx, addr, bytes, handle, a->p.device)) != 0) {
-      a->vmm.release(a->vmm.ctx, handle);
+      if (bytes > RT_SPARE_LARGE_BYTES || !keep_spare(c, bytes, handle, RT_SPARE_LARGE)) a->vmm.release(a->vmm.ctx, handle);
       return vmm_fail(a, err);
     }
     m->handle = handle;
@@ -289,12 +317,10 @@ static rt_status back_slot(rt_arena *a, unsigned k, uint64_t s, uint64_t size, s
   if (!gm) return RT_OUT_OF_MEMORY;
   if (!gm->handle) {
     uint64_t gaddr = addr & ~(g - 1);
-    int spare = c->nspare > 0;
-    if (spare) handle = c->spare[--c->nspare];
-    else if ((err = a->vmm.create(a->vmm.ctx, g, a->p.device, &handle)) != 0) return vmm_fail(a, err);
+    handle = take_spare(c, g);
+    if (!handle && (err = a->vmm.create(a->vmm.ctx, g, a->p.device, &handle)) != 0) return vmm_fail(a, err);
     if ((err = a->vmm.map(a->vmm.ctx, gaddr, g, handle, a->p.device)) != 0) {
-      if (spare) c->spare[c->nspare++] = handle;
-      else a->vmm.release(a->vmm.ctx, handle);
+      if (!keep_spare(c, g, handle, RT_SPARE_GRANULES)) a->vmm.release(a->vmm.ctx, handle);
       return vmm_fail(a, err);
     }
     gm->handle = handle;
@@ -312,7 +338,8 @@ static void unback_slot(rt_arena *a, unsigned k, uint64_t s, slot_meta *m) {
   if (m->handle) {
     uint64_t bytes = (m->size + g - 1) / g * g;
     a->vmm.unmap(a->vmm.ctx, addr, bytes);
-    a->vmm.release(a->vmm.ctx, m->handle);
+    if (bytes > RT_SPARE_LARGE_BYTES || !keep_spare(c, bytes, m->handle, RT_SPARE_LARGE))
+      a->vmm.release(a->vmm.ctx, m->handle);
     m->handle = 0;
     atomic_fetch_sub(&a->mapped_data, bytes);
     return;
@@ -323,8 +350,7 @@ static void unback_slot(rt_arena *a, unsigned k, uint64_t s, slot_meta *m) {
   uint64_t next_addr = region + (c->next << c->shift);
   if ((next_addr & ~(g - 1)) == (addr & ~(g - 1))) return;
   a->vmm.unmap(a->vmm.ctx, addr & ~(g - 1), g);
-  if (c->nspare < RT_SPARE_GRANULES) c->spare[c->nspare++] = gm->handle;
-  else a->vmm.release(a->vmm.ctx, gm->handle);
+  if (!keep_spare(c, g, gm->handle, RT_SPARE_GRANULES)) a->vmm.release(a->vmm.ctx, gm->handle);
   gm->handle = 0;
   atomic_fetch_sub(&a->mapped_data, g);
 }
@@ -498,7 +524,7 @@ void rt_arena_get_stats(rt_arena *a, rt_arena_stats *s) {
   s->spare_data_bytes = 0;
   for (unsigned k = 0; k < a->ninit; k++) {
     pthread_mutex_lock(&a->cls[k].lock);
-    s->spare_data_bytes += (uint64_t)a->cls[k].nspare * a->vmm.granule;
+    for (unsigned i = 0; i < a->cls[k].nspare; i++) s->spare_data_bytes += a->cls[k].spare_bytes[i];
     pthread_mutex_unlock(&a->cls[k].lock);
   }
   s->mapped_table_bytes = atomic_load(&a->mapped_table);

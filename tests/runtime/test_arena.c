@@ -180,6 +180,22 @@ static void test_physical(void) {
         "5 MiB maps 3 granules of its 8 MiB slot");
   rt_arena_free(e.a, p, NULL);
   CHECK(!fake_vmm_is_mapped(e.f, p), "free unmaps a large allocation");
+  /* the memory of a 2-4 MiB allocation is kept (unmapped) for the next one
+   * of its size, as cudaMalloc would keep it; larger memory is released */
+  uint64_t q, r;
+  CHECK(rt_arena_alloc(e.a, 3 * MiB, &q) == RT_OK, "alloc 3 MiB");
+  created = fake_vmm_created_bytes(e.f);
+  rt_arena_free(e.a, q, NULL);
+  CHECK(!fake_vmm_is_mapped(e.f, q) && fake_vmm_created_bytes(e.f) == created,
+        "a freed 3 MiB allocation is unmapped, its memory kept");
+  CHECK(rt_arena_alloc(e.a, 3 * MiB + 5, &r) == RT_OK && r != q && fake_vmm_created_bytes(e.f) == created &&
+            fake_vmm_is_mapped(e.f, r + 4 * MiB - 1),
+        "the next one of that size maps the kept memory at its own slot");
+  rt_arena_free(e.a, r, NULL);
+  created = fake_vmm_created_bytes(e.f);
+  CHECK(rt_arena_alloc(e.a, 5 * MiB, &p) == RT_OK, "alloc 5 MiB again");
+  rt_arena_free(e.a, p, NULL);
+  CHECK(fake_vmm_created_bytes(e.f) == created, "6 MiB of memory is released at free, not kept");
   env_close(&e);
 }
 
