@@ -106,8 +106,10 @@ $(BUILD)/bin/test_lcuda: tests/runtime/test_lcuda.c $(BUILD)/lib/fake/libcuda.so
 
 RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
             $(BUILD)/bin/test_fatbin
+include tests/fuzz/fuzz.mk
 check: all $(BUILD)/bin/gsan-asan $(RT_TESTS) corpus
 	@sh tests/run.sh $(BUILD)
+	@$(MAKE) --no-print-directory -j$(NPROC) fuzz
 
 demo: all
 	@sh docs/demo.sh $(BUILD)

@@ -8,7 +8,7 @@ import lit.formats
 config.name = 'gsan'
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = ['.ptx', '.test']
-config.excludes = ['kernels', 'corpus', 'inputs', 'triton', 'clang', 'bugs']
+config.excludes = ['kernels', 'corpus', 'inputs', 'triton', 'clang', 'bugs', 'regress', 'seeds']
 config.test_source_root = os.path.dirname(__file__)
 build = lit_config.params.get('build', os.path.join(os.path.dirname(__file__), '..', 'build'))
 build = os.path.abspath(build)
