@@ -53,6 +53,9 @@ void rt_trace_capture(rt_trace *t) {
   void *pc[RT_STACK_DEPTH + 8];
   int n = backtrace(pc, RT_STACK_DEPTH + 8), k = 0;
   t->n = 0;
+  /* backtrace()'s own frames first when a sanitizer intercepts it, then gsan's */
+  while (k < n && !inside_gsan(pc[k])) k++;
+  if (k == n) k = 0;
   while (k < n && inside_gsan(pc[k])) k++;
   for (; k < n && t->n < RT_STACK_DEPTH; k++) t->pc[t->n++] = pc[k];
 }
