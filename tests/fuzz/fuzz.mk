@@ -1,6 +1,8 @@
 # Fuzzing and sanitizer builds (docs/hardening.md), included by the Makefile.
 # - libFuzzer harnesses (tests/fuzz/fuzz_*.c), built with clang under ASan and
-#   UBSan; `make fuzz` runs each for FUZZ_SECONDS (tests/fuzz/fuzz.sh).
+#   UBSan; `make fuzz` runs each for FUZZ_SECONDS (tests/fuzz/fuzz.sh);
+# - libgsan-asan.so: the preloaded runtime under ASan and UBSan, which
+#   tests/run.sh runs the interposition tests against.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 45
 FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -44,4 +46,17 @@ fuzz: $(FUZZ_NAMES:%=fuzz-run-%)
 fuzz-run-%: $(FUZZ_DIR)/bin/% $(FUZZ_DIR)/seeds/stamp
 	@sh tests/fuzz/fuzz.sh $(BUILD) $* $(FUZZ_SECONDS) $(FUZZ_ARGS_$*) $(wildcard tests/fuzz/regress/$*)
 
-check: $(FUZZ_BINS)
+# libgsan.so under ASan and UBSan (gcc's, as gsan-asan), preloaded after
+# libasan.so. The dlsym override (rt_interpose.c, rt_dlsym_real.c) runs inside
+# ASan's own start-up, which finds libc's functions through dlsym before its
+# shadow memory exists: those two files are built without ASan (UBSan stays).
+RT_ASAN_PRE := src/runtime/rt_interpose.c src/runtime/rt_dlsym_real.c
+$(BUILD)/asan-lib/%.o: %.c $(HDR) | deps-build
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -I$(CUDA_HOME)/include -O1 -g $(SAN) $(if $(filter $<,$(RT_ASAN_PRE)),-fno-sanitize=address) \
+	  -fPIC -c $< -o $@
+$(BUILD)/lib/libgsan-asan.so: $(LIB_SRC:%.c=$(BUILD)/asan-lib/%.o)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -shared -Wl,-z,defs $^ -o $@ $(DEP_LIB) -ldl -lpthread -ldw -lelf -lzstd -lstdc++
+
+check: $(FUZZ_BINS) $(BUILD)/lib/libgsan-asan.so
