@@ -126,8 +126,10 @@ $(BUILD)/bin/test_unwind: src/runtime/rt_unwind.c tests/runtime/test_unwind.c $(
 
 RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
             $(BUILD)/bin/test_fatbin $(BUILD)/bin/test_foreign $(BUILD)/bin/test_unwind $(BUILD)/lib/frames/libgsan_frames1.so $(BUILD)/lib/frames/libgsan_frames2.so
+include tests/fuzz/fuzz.mk
 check: all $(BUILD)/bin/gsan-asan $(RT_TESTS) corpus
 	@sh tests/run.sh $(BUILD)
+	@$(MAKE) --no-print-directory -j$(NPROC) fuzz
 
 demo: all
 	@sh docs/demo.sh $(BUILD)

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Dependencies. `deps.sh build`: what libgsan compiles against (libelf, libdw,
 # libzstd and libunwind headers, or a prepared DEPS_DIR with include/ and lib/
-# for machines that cannot install packages). `deps.sh test`: that, and the CUDA toolkit,
-# LLVM's FileCheck and lit. What is missing is installed when run as root
-# (Debian/Ubuntu), otherwise the command to run is printed.
+# for machines that cannot install packages). `deps.sh test`: that, and the
+# CUDA toolkit, LLVM's FileCheck and lit, and clang with libFuzzer. What is
+# missing is installed when run as root (Debian/Ubuntu), otherwise the command
+# to run is printed.
 set -eu
 what=${1:-test}
 root=0
@@ -49,6 +50,18 @@ if ! { ls /usr/lib/llvm-*/bin/FileCheck >/dev/null 2>&1 || command -v FileCheck 
   apt-cache show "$pkg" >/dev/null 2>&1 ||
     pkg=$(apt-cache search --names-only '^llvm-[0-9]+-tools$' | sort -t- -k2 -n | tail -n 1 | cut -d' ' -f1)
   apt_install "$pkg"
+fi
+# the fuzzers (tests/fuzz): clang with libFuzzer and the sanitizers' runtimes,
+# which newer Debian and Ubuntu ship apart (libclang-rt-N-dev)
+fuzz_ok() {
+  echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return d && n; }' |
+    ${FUZZ_CC:-clang} -x c -fsanitize=fuzzer,address,undefined - -o /dev/null >/dev/null 2>&1
+}
+if ! fuzz_ok; then
+  command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1 || apt_install clang
+  v=$(${FUZZ_CC:-clang} --version | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -n 1)
+  fuzz_ok || { apt-cache show "libclang-rt-$v-dev" >/dev/null 2>&1 && apt_install "libclang-rt-$v-dev"; } || true
+  fuzz_ok || { echo "gsan: ${FUZZ_CC:-clang} cannot build libFuzzer harnesses (-fsanitize=fuzzer): install clang's compiler-rt" >&2; exit 1; }
 fi
 if ! python3 -c 'import lit' >/dev/null 2>&1; then
   if [ $root = 1 ] || [ -n "${VIRTUAL_ENV:-}" ]; then

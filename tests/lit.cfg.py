@@ -8,7 +8,7 @@ import lit.formats
 config.name = 'gsan'
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = ['.ptx', '.test']
-config.excludes = ['kernels', 'corpus', 'inputs', 'triton', 'clang', 'bugs']
+config.excludes = ['kernels', 'corpus', 'inputs', 'triton', 'clang', 'bugs', 'regress', 'seeds']
 config.test_source_root = os.path.dirname(__file__)
 build = lit_config.params.get('build', os.path.join(os.path.dirname(__file__), '..', 'build'))
 build = os.path.abspath(build)
@@ -27,3 +27,18 @@ config.substitutions.append(('%tools', os.path.join(os.path.dirname(__file__), '
 config.environment['PATH'] = os.pathsep.join(['/usr/local/cuda/bin', os.environ.get('PATH', '')])
 config.environment['ASAN_OPTIONS'] = 'detect_leaks=1:abort_on_error=0'
 config.environment['UBSAN_OPTIONS'] = 'print_stacktrace=1:halt_on_error=1'
+
+# --param libgsan=asan (tests/run.sh): gsan run preloads libgsan-asan.so, the
+# runtime under ASan and UBSan, after ASan's runtime (GSAN_LIB lists both: the
+# programs are not instrumented, so libasan.so must come first). The
+# sanitizers write their reports to lit-asan/reports/, where tests/run.sh
+# looks for errors.
+if lit_config.params.get('libgsan') == 'asan':
+    import subprocess
+    libasan = subprocess.check_output([os.environ.get('CC', 'cc'), '-print-file-name=libasan.so'], text=True).strip()
+    libs = '%s:%s' % (libasan, os.path.join(build, 'lib', 'libgsan-asan.so'))
+    config.test_exec_root = os.path.join(build, 'lit-asan')
+    reports = os.path.join(config.test_exec_root, 'reports')
+    config.substitutions = [(k, 'env GSAN_LIB=%s %s' % (libs, v)) if k == '%gsan' else (k, v) for k, v in config.substitutions]
+    config.environment['ASAN_OPTIONS'] += ':log_path=' + os.path.join(reports, 'asan')
+    config.environment['UBSAN_OPTIONS'] += ':log_path=' + os.path.join(reports, 'ubsan')

@@ -15,19 +15,28 @@ static void usage(FILE *f) {
         "\n"
         "Runs PROGRAM with libgsan preloaded: device allocations get exact bounds, instrumented\n"
         "kernels (built with gsan nvcc) report out-of-bounds and use-after-free accesses.\n"
-        "--opt adds to GSAN_OPTIONS (see gsan help options). GSAN_LIB overrides the library.\n"
+        "--opt adds to GSAN_OPTIONS (see gsan help options). GSAN_LIB overrides the library (a\n"
+        "':'-separated list is preloaded in its order).\n"
         "Triton's kernels are instrumented too: TRITON_PTXAS_PATH is set to gsan's ptxas wrapper (an\n"
         "earlier TRITON_PTXAS_PATH becomes the ptxas it runs; without one it runs the CUDA toolkit's)\n"
         "and TRITON_CACHE_DIR to gsan's own cache, so kernels compiled without gsan are not reused.\n",
         f);
 }
 
-/* libgsan.so beside the gsan binary: bin/../lib, or the same directory */
+/* libgsan.so beside the gsan binary: bin/../lib, or the same directory. GSAN_LIB
+ * may name several, ':'-separated, preloaded in that order (a sanitizer's
+ * runtime before a libgsan built with it). */
 static int find_lib(char *out, size_t n) {
   const char *env = getenv("GSAN_LIB");
   if (env && *env) {
+    for (const char *p = env; *p; p += *p == ':') {
+      size_t k = strcspn(p, ":");
+      snprintf(out, n, "%.*s", (int)k, p);
+      if (access(out, R_OK)) return -1;
+      p += k;
+    }
     snprintf(out, n, "%s", env);
-    return access(out, R_OK);
+    return 0;
   }
   char self[PATH_MAX];
   ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);

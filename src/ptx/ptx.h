@@ -118,7 +118,8 @@ typedef struct ptx_module {
   int address_size;
 } ptx_module;
 
-/* Parse; NULL on error (diagnostic already printed). */
+/* Parse; NULL on error (diagnostic already printed). src[n] must be 0 (as
+ * gsan ptx reads files): numbers are converted with strtol and atoi. */
 ptx_module *ptx_parse(const char *src, size_t n, ptx_diag *d);
 void ptx_module_free(ptx_module *m);
 

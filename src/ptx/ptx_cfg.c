@@ -63,8 +63,18 @@ static int reg_type_bits(const ptx_tok *t) {
   return (b == 8 || b == 16 || b == 32 || b == 64 || b == 128) ? b : 0;
 }
 
-/* .reg [.v2] .type %r<N> | %a, %b ; */
-static void collect_regs(ptx_fn *fn, const ptx_stmt *s) {
+/* a name a .reg directive declares: one register, or the range %r<N>
+ * (%r0 .. %r(N-1)) with the indices of it that the body names */
+typedef struct reg_decl {
+  const ptx_tok *name;
+  long count; /* -1: one register */
+  int bits;
+  long *used; /* malloc'd */
+  int nused, capused;
+} reg_decl;
+
+/* .reg [.v2] .type %r<N> | %a, %b ; each name in decls, in order */
+static void collect_regs(ptx_fn *fn, const ptx_stmt *s, ptx_vec *decls) {
   int bits = 0, i = 1;
   for (; i < s->ntok && s->toks[i].kind == TK_IDENT && s->toks[i].text[0] == '.'; i++)
     if (reg_type_bits(&s->toks[i])) bits = reg_type_bits(&s->toks[i]);
@@ -72,14 +82,70 @@ static void collect_regs(ptx_fn *fn, const ptx_stmt *s) {
   for (; i < s->ntok; i++) {
     const ptx_tok *t = &s->toks[i];
     if (t->kind != TK_IDENT) continue;
+    reg_decl *r = ptx_alloc(fn->a, sizeof *r);
+    r->name = t;
+    r->count = -1;
+    r->bits = bits;
     if (i + 3 < s->ntok && ptx_tok_punct(&s->toks[i + 1], '<') && s->toks[i + 2].kind == TK_NUMBER) {
-      long cnt = strtol(s->toks[i + 2].text, NULL, 0);
-      for (long k = 0; k < cnt && k < 10000000; k++)
-        reg_add(&fn->regs, ptx_printf(fn->a, "%.*s%ld", (int)t->len, t->text, k), bits);
+      r->count = strtol(s->toks[i + 2].text, NULL, 0);
       i += 3;
-    } else {
-      reg_add(&fn->regs, ptx_strndup(fn->a, t->text, t->len), bits);
     }
+    ptx_vec_push(decls, r);
+  }
+}
+
+/* t's index in range r (the prefix, then a decimal index below the count,
+ * without leading zeros), or -1 */
+static long range_index(const reg_decl *r, const ptx_tok *t) {
+  uint32_t pl = r->name->len;
+  if (t->len <= pl || t->len - pl > 18 || memcmp(t->text, r->name->text, pl)) return -1;
+  const char *d = t->text + pl;
+  size_t nd = t->len - pl;
+  if (d[0] == '0' && nd > 1) return -1;
+  long v = 0;
+  for (size_t k = 0; k < nd; k++) {
+    if (d[k] < '0' || d[k] > '9') return -1;
+    v = v * 10 + (d[k] - '0');
+  }
+  return v < r->count ? v : -1;
+}
+
+static int cmp_long(const void *a, const void *b) {
+  long x = *(const long *)a, y = *(const long *)b;
+  return (x > y) - (x < y);
+}
+
+/* The registers, numbered in declaration order (passes walk them by
+ * number), a range's in index order; of a range only those the body names,
+ * so that declaring %r<4000000000> costs nothing. */
+static void add_regs(ptx_fn *fn, const ptx_vec *decls) {
+  for (int i = 0; i < fn->nst; i++) {
+    const ptx_stmt *s = fn->st[i];
+    for (int k = 0; k < s->ntok; k++) {
+      const ptx_tok *t = &s->toks[k];
+      if (t->kind != TK_IDENT || t->text[0] == '.') continue;
+      for (int j = 0; j < decls->n; j++) {
+        reg_decl *r = decls->v[j];
+        long idx = r->count < 0 ? -1 : range_index(r, t);
+        if (idx < 0) continue;
+        if (r->nused == r->capused) {
+          r->capused = r->capused ? r->capused * 2 : 16;
+          r->used = realloc(r->used, (size_t)r->capused * sizeof *r->used);
+        }
+        r->used[r->nused++] = idx;
+        break;
+      }
+    }
+  }
+  for (int j = 0; j < decls->n; j++) {
+    reg_decl *r = decls->v[j];
+    const ptx_tok *t = r->name;
+    if (r->count < 0) reg_add(&fn->regs, ptx_strndup(fn->a, t->text, t->len), r->bits);
+    if (r->nused) qsort(r->used, (size_t)r->nused, sizeof *r->used, cmp_long);
+    for (int k = 0; k < r->nused; k++)
+      if (k == 0 || r->used[k] != r->used[k - 1])
+        reg_add(&fn->regs, ptx_printf(fn->a, "%.*s%ld", (int)t->len, t->text, r->used[k]), r->bits);
+    free(r->used);
   }
 }
 
@@ -312,15 +378,18 @@ int ptx_fn_build(ptx_fn *fn, ptx_module *m, ptx_func *f) {
   fn->st = (ptx_stmt **)f->body.v;
   fn->ok = 1;
   /* the stack pointers that cicc declares are ordinary registers */
+  ptx_vec decls = {0};
   for (int i = 0; i < fn->nst; i++) {
     ptx_stmt *s = fn->st[i];
     if (s->kind != ST_DIRECTIVE) continue;
-    if (ptx_tok_is(&s->toks[0], ".reg")) collect_regs(fn, s);
+    if (ptx_tok_is(&s->toks[0], ".reg")) collect_regs(fn, s, &decls);
     else {
       ptx_symbol *sym = ptx_decl_symbol(fn->a, s);
       if (sym) ptx_vec_push(&fn->syms, sym);
     }
   }
+  add_regs(fn, &decls);
+  ptx_vec_free(&decls);
   collect_defs(fn);
   if (build_cfg(fn) < 0) { fn->ok = 0; return 0; }
   compute_rpo(fn);

@@ -13,7 +13,9 @@ struct ptx_sites {
   int n, cap;
   char *str;        /* string table, offset 0 is "" */
   size_t slen, scap;
-  const char *last[3];  /* tiny cache: the last function, file and variable interned */
+  /* tiny cache: the last function, file and variable interned, as offsets
+   * into str (compared by content: the names live in per-function arenas,
+   * so a later name can sit at a freed earlier one's address) */
   uint32_t last_off[3];
 };
 
@@ -35,7 +37,7 @@ void ptx_sites_free(ptx_sites *s) {
 
 static uint32_t intern(ptx_sites *s, const char *str, int slot) {
   if (!str || !*str) return 0;
-  if (s->last[slot] == str) return s->last_off[slot];
+  if (s->last_off[slot] && !strcmp(s->str + s->last_off[slot], str)) return s->last_off[slot];
   size_t n = strlen(str) + 1;
   if (s->slen + n > s->scap) {
     while (s->slen + n > s->scap) s->scap *= 2;
@@ -44,7 +46,6 @@ static uint32_t intern(ptx_sites *s, const char *str, int slot) {
   memcpy(s->str + s->slen, str, n);
   uint32_t off = (uint32_t)s->slen;
   s->slen += n;
-  s->last[slot] = str;
   s->last_off[slot] = off;
   return off;
 }

@@ -59,6 +59,10 @@ void rt_trace_capture(rt_trace *t, int depth) {
   if (depth > RT_STACK_DEPTH) depth = RT_STACK_DEPTH;
   if (depth <= 0) return;
   int n = rt_unwind_backtrace(pc, depth + SELF_FRAMES), k = 0;
+  /* backtrace()'s own frames first when a sanitizer intercepts it (the
+   * capture falls back to it), then gsan's */
+  while (k < n && !inside_gsan(pc[k])) k++;
+  if (k == n) k = 0;
   while (k < n && inside_gsan(pc[k])) k++;
   for (; k < n && t->n < depth; k++) t->pc[t->n++] = pc[k];
 }
