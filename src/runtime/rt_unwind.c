@@ -93,6 +93,7 @@ static int by_start(const void *a, const void *b) {
 }
 
 static int listed(const ranges *rs, range r) {
+  if (!rs->n) return 0; /* bsearch wants an array, even of none */
   const range *f = bsearch(&r, rs->r, rs->n, sizeof r, by_start);
   return f && f->hi == r.hi && f->object == r.object;
 }
