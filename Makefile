@@ -124,3 +124,5 @@ install: all
 
 clean:
 	rm -rf $(BUILD)
+
+include src/scan/scan.mk
