@@ -116,6 +116,7 @@ typedef struct {
   unsigned w;
   bool sgn;
   int axis;           /* 0..2 for launch variables */
+  int launch;         /* the launch a launch variable belongs to, else -1 */
   scan_loc loc;
   const char *why;    /* VK_OPAQUE: the reason, shown when it decides an access */
   sx_vec facts; /* constraints that always hold for it */

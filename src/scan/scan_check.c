@@ -105,7 +105,13 @@ static void nicer(scan_query *q, uint64_t *values) {
         VEC_PUSH(q->conj, sx_bin(SX_ULE, x, sx_const(v->w, (uint64_t)bounds[round])));
       }
     }
-    bool found = q->conj.n > n0 && z3_check(q, O.timeout_ms / 4 + 1, alt) == Q_SAT;
+    /* the cheap deciders first: small bounds usually rule wrap-around out */
+    bool found = false;
+    if (q->conj.n > n0) {
+      range_ctx *r = range_new(q);
+      found = !range_safe(r, q) && relax_check(r, q, O.timeout_ms / 4 + 1) != Q_UNSAT &&
+              z3_check(q, O.timeout_ms / 4 + 1, alt) == Q_SAT;
+    }
     q->conj.n = n0;
     if (found) {
       for (size_t i = 0; i < q->vars.n; i++) values[q->vars.v[i]] = alt[q->vars.v[i]];
@@ -143,14 +149,14 @@ static const char *value_text(const scan_var *v, uint64_t k) {
   return scan_fmt("%llu", (unsigned long long)k);
 }
 
-/* a launch dimension of 1 on an axis no index of the witness uses says nothing */
+/* a launch dimension on an axis no index of the witness uses says nothing
+   when it is 1 or the launch is an arbitrary one */
 static bool idle_axis(const scan_query *q, const scan_var *v, uint64_t value) {
-  if ((v->kind != VK_GRID && v->kind != VK_BLOCK) || value != 1) return false;
+  if (v->kind != VK_GRID && v->kind != VK_BLOCK) return false;
+  if (value != 1 && !(v->launch >= 0 && M.launches.v[v->launch].free_launch)) return false;
   for (size_t i = 0; i < q->vars.n; i++) {
     scan_var *o = scan_var_get(q->vars.v[i]);
-    if ((o->kind == VK_THREADIDX || o->kind == VK_BLOCKIDX) && o->axis == v->axis && o->loc.line == v->loc.line &&
-        o->loc.file == v->loc.file)
-      return false;
+    if ((o->kind == VK_THREADIDX || o->kind == VK_BLOCKIDX) && o->axis == v->axis && o->launch == v->launch) return false;
   }
   return true;
 }
@@ -182,14 +188,17 @@ static const char *join_witness(const char *vars, const char *tail) {
   return scan_fmt("%s: %s", vars, tail);
 }
 
-/* "index 17 >= size 17" in elements where the sizes allow, else in bytes */
+/* "index 17 >= size 17" in elements where the sizes allow, else in bytes;
+   counted from the allocation's start, which names it when the pointer does not */
 static const char *oob_tail(const scan_access *a, const uint64_t *values) {
   int64_t off = (int64_t)sx_eval(a->off, values);
-  uint64_t w = sx_eval(a->width, values), size = sx_eval(model_reg(a->region)->size, values);
+  scan_region *r = model_reg(a->region);
+  uint64_t w = sx_eval(a->width, values), size = sx_eval(r->size, values);
   unsigned el = a->elem;
   if (el && off % el == 0 && size % el == 0 && w == el) {
-    if (off < 0) return scan_fmt("index %lld < 0", (long long)(off / el));
-    return scan_fmt("index %lld >= size %llu", (long long)(off / el), (unsigned long long)(size / el));
+    const char *of = strcmp(a->base, r->name) && a->ctx >= 0 ? scan_fmt(" of '%s'", r->name) : "";
+    if (off < 0) return scan_fmt("index %lld%s < 0", (long long)(off / el), of);
+    return scan_fmt("index %lld%s >= size %llu", (long long)(off / el), of, (unsigned long long)(size / el));
   }
   if (off < 0) return scan_fmt("byte offset %lld < 0", (long long)off);
   if (!off) return scan_fmt("%llu bytes > size %llu bytes", (unsigned long long)w, (unsigned long long)size);
@@ -271,7 +280,9 @@ static void note_launch(scan_finding *f, int ctx) {
 static const char *first_opaque(const scan_query *q) {
   for (size_t i = 0; i < q->vars.n; i++) {
     scan_var *v = scan_var_get(q->vars.v[i]);
-    if (v->kind == VK_OPAQUE) return v->why ? v->why : "a value the model does not compute";
+    if (v->kind != VK_OPAQUE) continue;
+    const char *why = v->why ? v->why : "a value the model does not compute";
+    return strstr(why, "line ") || !v->loc.line ? why : scan_fmt("%s (line %u)", why, v->loc.line);
   }
   return NULL;
 }
@@ -303,13 +314,10 @@ static const char *timeout_why(void) {
   return scan_fmt("the solver found no answer within %u ms (--timeout)", O.timeout_ms);
 }
 
-/* the query was satisfiable: what kind of report it makes */
-static scan_finding *classify(const scan_access *a, scan_query *q, uint64_t *values, scan_fkind want, const char *msg,
-                              const char *tail_override) {
-  const char *op = first_opaque(q);
-  if (op) return unknown(a, op);
-  nicer(q, values);
-  const char *tail = tail_override ? tail_override : oob_tail(a, values);
+/* the query was satisfiable and its witness made as small as it goes: what
+   kind of report it makes */
+static scan_finding *report(const scan_access *a, const scan_query *q, const uint64_t *values, scan_fkind want,
+                            const char *msg, const char *tail) {
   const char *wit = join_witness(witness_vars(q, values), tail);
   if (a->ctx >= 0 && M.launches.v[a->ctx].free_launch)
     return unknown(a, scan_fmt("'%s' has no launch in the analysed code; under some launch: %s", M.launches.v[a->ctx].kernel, wit));
@@ -373,9 +381,7 @@ static void check_partition(const scan_access *a, site *s) {
     tail = scan_fmt("index %lld of '%s' is byte %lld >= %lld, where '%s' starts", (long long)((off - start) / el), p->name,
                     (long long)off, (long long)hit_start, M.parts.v[hit].name);
   }
-  const char *op = first_opaque(&q);
-  (void)op;
-  scan_finding *f = classify(a, &q, values, FK_PARTITION, msg, tail);
+  scan_finding *f = report(a, &q, values, FK_PARTITION, msg, tail);
   if (f->kind == FK_PARTITION || f->kind == FK_UNVALIDATED) {
     diag_note(f, p->loc, "partition '%s' starts here", p->name);
     if (hit >= 0) diag_note(f, M.parts.v[hit].loc, "partition '%s' starts here", M.parts.v[hit].name);
@@ -410,12 +416,35 @@ static void check_access(const scan_access *a) {
     if (a->part >= 0) check_partition(a, s);
     return;
   }
-  scan_finding *f = classify(a, &q, values, FK_OOB, scan_fmt("out-of-bounds %s", access_desc(a)), NULL);
+  if (first_opaque(&q)) {
+    settle(s, unknown(a, first_opaque(&q)));
+    return;
+  }
+  nicer(&q, values);
+  scan_finding *f = report(a, &q, values, FK_OOB, scan_fmt("out-of-bounds %s", access_desc(a)), oob_tail(a, values));
   if (f->kind != FK_UNKNOWN) {
     note_region(f, r);
     note_launch(f, a->ctx);
   }
   settle(s, f);
+}
+
+/* the conditions of the free that the use's own path does not imply: the
+   witness of a use after a free on some paths only */
+static const char *free_condition(const scan_query *q, const scan_use *u, const uint64_t *values) {
+  sx_vec fc = {0}, rc = {0};
+  sx_conjuncts(u->freed, &fc);
+  sx_conjuncts(u->reach, &rc);
+  scan_query only = *q;
+  memset(&only.vars, 0, sizeof only.vars);
+  ensure_seen();
+  for (size_t i = 0; i < fc.n; i++) {
+    bool shared = false;
+    for (size_t j = 0; j < rc.n && !shared; j++) shared = rc.v[j] == fc.v[i];
+    if (!shared) sx_vars(fc.v[i], &only.vars, Q.tmp);
+  }
+  for (size_t i = 0; i < only.vars.n; i++) Q.tmp[only.vars.v[i]] = 0;
+  return witness_vars(&only, values);
 }
 
 static void check_use(const scan_use *u) {
@@ -430,7 +459,9 @@ static void check_use(const scan_use *u) {
   qres res = z3_check(&q, O.timeout_ms, values);
   if (res == Q_UNSAT) return;
   scan_region *r = model_reg(u->region);
-  const char *what = scan_fmt("'%s' is used after it was freed: %s", u->name, u->what);
+  const char *what = !strncmp(u->what, "freed again", 11)
+                         ? scan_fmt("'%s' may be freed twice: %s", u->name, u->what)
+                         : scan_fmt("'%s' is used after it was freed: %s", u->name, u->what);
   if (res == Q_UNKNOWN || first_opaque(&q)) {
     diag_new(FK_UNKNOWN, u->loc, scan_fmt("cannot decide whether %s: %s", what,
                                           res == Q_UNKNOWN ? timeout_why() : first_opaque(&q)));
@@ -440,7 +471,7 @@ static void check_use(const scan_use *u) {
   scan_finding *f = diag_new(FK_UAF, u->loc, what);
   diag_note(f, r->free_site, "'%s' freed here", r->name);
   note_region(f, r);
-  f->witness = witness_vars(&q, values);
+  f->witness = free_condition(&q, u, values);
 }
 
 unsigned check_all(void) {

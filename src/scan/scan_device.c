@@ -27,6 +27,7 @@ static int new_launch(const char *kernel, scan_loc site, bool free_launch) {
     for (int a = 0; a < 3; a++) {
       arr[k][a] = scan_var_new(kinds[k], scan_fmt("%s.%c", names[k], axes[a]), 32, false, site);
       scan_var_get(arr[k][a])->axis = a;
+      scan_var_get(arr[k][a])->launch = (int)M.launches.n;
     }
   static const uint64_t max_block[3] = {1024, 1024, 64}, max_grid[3] = {0x7fffffffu, 65535, 65535};
   const sx *prod = sx_const(64, 1);

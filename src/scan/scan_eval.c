@@ -297,6 +297,14 @@ static lval lv_mem(val ptr, CXType t) {
 
 static val lv_var_get(interp *I, const lval *lv);
 
+const char *lv_name(const lval *lv) {
+  if (lv->k != LV_VAR) return "?";
+  scan_buf b = {0};
+  buf_add(&b, "%s", cur_name(lv->decl));
+  for (int i = 0; i < lv->npath; i++) buf_add(&b, ".%s", lv->path[i]);
+  return b.s;
+}
+
 val lv_address(interp *I, const lval *lv) {
   if (lv->k == LV_MEM) return lv->ptr;
   /* an array variable holds its own address */
@@ -627,9 +635,9 @@ static val ev_binary(interp *I, CXCursor e) {
   case CXBinaryOperator_Assign: {
     lval lv = ev_lv(I, k[0]);
     CXCursor rs = cur_strip(k[1]);
-    if (lv.k == LV_VAR && !lv.npath && kind(rs) == CXCursor_CallExpr) {
+    if (lv.k == LV_VAR && kind(rs) == CXCursor_CallExpr) {
       I->hint_call = rs;
-      I->hint_name = cur_name(lv.decl);
+      I->hint_name = lv_name(&lv);
     }
     val v = ev(I, k[1]);
     I->hint_name = NULL;
@@ -794,7 +802,7 @@ static val ev_call(interp *I, CXCursor e) {
                v_opaque(args[i].addr->type, loc, scan_fmt("the value is set by a call to '%s' at line %u", name, loc.line)), e);
   if (!strncmp(name, "cuda", 4) && ct_of(ty(e)).k == CT_INT)
     return v_fresh(ty(e), VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
-  return v_opaque(ty(e), loc, scan_fmt("the value is returned by '%s', whose body is not analysed", name));
+  return v_opaque(ty(e), loc, scan_fmt("the value is returned by '%s' (line %u), whose body is not analysed", name, loc.line));
 }
 
 static val ev_cast(interp *I, CXCursor e, CXCursor operand) {

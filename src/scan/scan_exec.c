@@ -610,6 +610,7 @@ val call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call
     if (clang_equalCursors(f->fn, def)) return v_opaque(rt, loc, scan_fmt("'%s' is recursive", name));
   CXCursor body = body_of(def);
   if (null(body)) return v_opaque(rt, loc, scan_fmt("'%s' has no body here", name));
+  unit_entered(def);
   frame fr;
   memset(&fr, 0, sizeof fr);
   fr.id = unit_frame();

@@ -434,6 +434,7 @@ int scan_var_new(scan_vkind k, const char *name, unsigned w, bool sgn, scan_loc 
   v->w = w;
   v->sgn = sgn;
   v->loc = loc;
+  v->launch = -1;
   VEC_PUSH(vars, v);
   return (int)vars.n - 1;
 }

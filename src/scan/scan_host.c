@@ -26,13 +26,6 @@ static val input_val(interp *I, CXCursor call, CXType t) {
   return v_fresh(t, VK_INPUT, name, cur_loc(call), NULL);
 }
 
-static const char *lval_name(const lval *lv) {
-  if (lv->k != LV_VAR) return "?";
-  scan_buf b = {0};
-  buf_add(&b, "%s", cur_name(lv->decl));
-  for (int i = 0; i < lv->npath; i++) buf_add(&b, ".%s", lv->path[i]);
-  return b.s;
-}
 
 static const char *const int_inputs[] = {"atoi", "atol", "atoll", "strtol", "strtoul", "strtoll", "strtoull", "stoi",
                                          "stol", "stoll", "stoul", "stoull", "rand", "random", "lrand48", "getchar",
@@ -47,7 +40,7 @@ static bool in(const char *name, const char *const *list) {
 
 /* ---- regions ---- */
 static const char *target_name(val p, CXCursor arg) {
-  if (p.k == V_ADDR) return lval_name(p.addr);
+  if (p.k == V_ADDR) return lv_name(p.addr);
   return cur_text(cur_strip(arg));
 }
 
@@ -108,7 +101,7 @@ static void host_access(interp *I, val p, CXCursor arg, val count, scan_akind k,
   if (p.k == V_ADDR && p.addr->k == LV_VAR) {
     /* a copy into or out of a variable */
     uint64_t sz = ct_size(p.addr->type);
-    a.region = model_region(RG_HOSTVAR, lval_name(p.addr), cur_loc(p.addr->decl), sx_const(64, sz), scan_fmt("%llu", (unsigned long long)sz));
+    a.region = model_region(RG_HOSTVAR, lv_name(p.addr), cur_loc(p.addr->decl), sx_const(64, sz), scan_fmt("%llu", (unsigned long long)sz));
     a.off = sx_const(64, 0);
   } else if (p.k == V_PTR && p.region >= 0) {
     a.region = p.region;
@@ -143,13 +136,13 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
   if (in(name, scans)) {
     n = call_args(I, call, callee, &a);
     for (int i = 1; i < n; i++)
-      if (a[i].k == V_ADDR) lv_store(I, a[i].addr, v_fresh(a[i].addr->type, VK_INPUT, lval_name(a[i].addr), loc, NULL), call);
+      if (a[i].k == V_ADDR) lv_store(I, a[i].addr, v_fresh(a[i].addr->type, VK_INPUT, lv_name(a[i].addr), loc, NULL), call);
     *out = v_fresh(rt, VK_INPUT, scan_fmt("%s@%u", name, loc.line), loc, NULL);
     return true;
   }
   if (!strcmp(name, "fread")) {
     n = call_args(I, call, callee, &a);
-    if (n > 0 && a[0].k == V_ADDR) lv_store(I, a[0].addr, v_fresh(a[0].addr->type, VK_INPUT, lval_name(a[0].addr), loc, NULL), call);
+    if (n > 0 && a[0].k == V_ADDR) lv_store(I, a[0].addr, v_fresh(a[0].addr->type, VK_INPUT, lv_name(a[0].addr), loc, NULL), call);
     *out = input_val(I, call, rt);
     return true;
   }
@@ -163,7 +156,7 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
   if (!strcmp(name, "cudaMallocPitch")) {
     n = call_args(I, call, callee, &a);
     if (n >= 4 && a[2].k == V_INT && a[3].k == V_INT) {
-      const char *pn = a[1].k == V_ADDR ? lval_name(a[1].addr) : "pitch";
+      const char *pn = a[1].k == V_ADDR ? lv_name(a[1].addr) : "pitch";
       int pv = scan_var_new(VK_RUNTIME, pn, 64, false, loc);
       const sx *pitch = sx_var(pv), *w = size64(a[2]);
       scan_var_fact(pv, sx_bin(SX_ULE, w, pitch));

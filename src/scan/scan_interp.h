@@ -115,6 +115,7 @@ lval ev_lv(interp *I, CXCursor e);
 val lv_load(interp *I, const lval *lv, CXCursor at);
 void lv_store(interp *I, const lval *lv, val v, CXCursor at);
 val lv_address(interp *I, const lval *lv); /* &object */
+const char *lv_name(const lval *lv);        /* 'x', 'cfg.n' */
 /* the access of width bytes at ptr, made at cursor at */
 void record_access(interp *I, val ptr, uint64_t width, scan_akind kind, CXCursor at, const char *base);
 const char *ptr_text(CXCursor at); /* the pointer an access goes through, as written */
@@ -151,6 +152,7 @@ int launch_count(CXCursor kernel);
 
 /* ---- the whole unit (scan_unit.c) ---- */
 unsigned unit_frame(void); /* a fresh frame id */
+void unit_entered(CXCursor def); /* the interpreter runs def's body */
 void unit_analyse(scan_tu *t);
 /* the definition of a function in user code, or a null cursor */
 CXCursor unit_definition(CXCursor callee);

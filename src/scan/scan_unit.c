@@ -14,6 +14,23 @@ static bool null(CXCursor c) { return clang_Cursor_isNull(c) != 0; }
 static unsigned next_frame = 1;
 unsigned unit_frame(void) { return next_frame++; }
 
+/* names of the functions the interpreter entered, for templates */
+static VEC(const char *) entered;
+
+void unit_entered(CXCursor def) {
+  const char *n = cur_name(def);
+  for (size_t i = 0; i < entered.n; i++)
+    if (entered.v[i] == n) return;
+  VEC_PUSH(entered, n);
+}
+
+static bool was_entered(CXCursor f) {
+  const char *n = cur_name(f);
+  for (size_t i = 0; i < entered.n; i++)
+    if (entered.v[i] == n) return true;
+  return false;
+}
+
 typedef struct {
   cursor_vec defs;      /* function definitions in user code */
   cursor_vec templates; /* function templates in user code */
@@ -112,6 +129,7 @@ static int by_line(const void *a, const void *b) {
 void unit_analyse(scan_tu *t) {
   unit u;
   memset(&u, 0, sizeof u);
+  entered.n = 0;
   clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_visit, &u);
   if (u.defs.n) qsort(u.defs.v, u.defs.n, sizeof *u.defs.v, by_line);
   /* host entry points: main first */
@@ -131,7 +149,7 @@ void unit_analyse(scan_tu *t) {
   }
   for (size_t i = 0; i < u.templates.n; i++) {
     CXCursor f = u.templates.v[i];
-    if (!contains(&u.called, f) && (is_kernel(f) || is_device_only(f))) {
+    if (!was_entered(f) && (is_kernel(f) || is_device_only(f))) {
       scan_finding *fd = diag_new(FK_UNKNOWN, cur_loc(f), scan_fmt("'%s' is a template that is never instantiated: its accesses are not analysed", cur_name(f)));
       (void)fd;
     }
