@@ -4,8 +4,12 @@
  * caller reads. Tables are copied when a path forks and joined after. */
 #include "scan_interp.h"
 
+#include <stdlib.h>
+
 typedef struct {
   unsigned frame, hash;
+  unsigned seq; /* order of first binding: joins go in this order, so the
+                   terms they make (and their ids) do not depend on addresses */
   bool used, dead;
   CXCursor decl;
   val v;
@@ -63,7 +67,11 @@ void env_put(env *e, unsigned frame, CXCursor d, val v) {
   if (2 * (e->n + 1) > e->cap) grow(e);
   unsigned h = key_hash(frame, d);
   slot *s = find(e, frame, d, h);
-  if (!s->used) e->n++;
+  static unsigned seq;
+  if (!s->used) {
+    e->n++;
+    s->seq = ++seq;
+  }
   s->used = true;
   s->dead = false;
   s->frame = frame;
@@ -72,18 +80,22 @@ void env_put(env *e, unsigned frame, CXCursor d, val v) {
   s->v = v;
 }
 
-void env_each(env *e, env_fn fn, void *arg) {
-  for (unsigned i = 0; i < e->cap; i++)
-    if (e->s[i].used && !e->s[i].dead) fn(e->s[i].frame, e->s[i].decl, &e->s[i].v, arg);
+static int by_seq(const void *x, const void *y) {
+  unsigned a = (*(slot *const *)x)->seq, b = (*(slot *const *)y)->seq;
+  return a < b ? -1 : a > b;
 }
 
 env *env_merge(const sx *c, env *a, env *b, scan_loc at) {
   if (sx_is_true(c)) return a;
   if (sx_is_false(c)) return b;
   env *r = env_copy(a);
-  for (unsigned i = 0; i < b->cap; i++) {
-    slot *s = &b->s[i];
-    if (!s->used || s->dead) continue;
+  slot **live = scan_alloc((b->n + 1) * sizeof *live);
+  size_t n = 0;
+  for (unsigned i = 0; i < b->cap; i++)
+    if (b->s[i].used && !b->s[i].dead) live[n++] = &b->s[i];
+  qsort(live, n, sizeof *live, by_seq);
+  for (size_t i = 0; i < n; i++) {
+    slot *s = live[i];
     val *va = env_get(r, s->frame, s->decl);
     if (!va) env_put(r, s->frame, s->decl, s->v);
     else if (!v_same(*va, s->v)) *va = v_merge(c, *va, s->v, at);

@@ -283,10 +283,11 @@ static const sx *iv_facts(const ivinfo *iv, const sx *L, const sx *start) {
   unsigned w = L->w;
   if (!iv->geometric) {
     const sx *f = iv->dir > 0 ? sx_bin(le, start, L) : sx_bin(le, L, start);
+    /* the counter moves in whole steps from its start */
     uint64_t c;
-    if (sx_is_const(iv->step, &c) && c > 1) {
+    if (!sx_is_const(iv->step, &c) || c > 1) {
       const sx *diff = iv->dir > 0 ? sx_bin(SX_SUB, L, start) : sx_bin(SX_SUB, start, L);
-      f = sx_and(f, sx_bin(SX_EQ, sx_bin(SX_UREM, diff, sx_const(w, c)), sx_const(w, 0)));
+      f = sx_and(f, sx_bin(SX_EQ, sx_bin(SX_UREM, diff, iv->step), sx_const(w, 0)));
     }
     return f;
   }

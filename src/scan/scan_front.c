@@ -90,7 +90,9 @@ int front_parse(const scan_front_opts *o, const char *file, const char *const *f
     out->own_decls = true;
     if (O.verbose)
       fprintf(stderr, "gsan scan: %s: parsed with gsan's CUDA declarations (%s/scan_cuda.h): %s\n", file, o->data_dir,
-              real ? "the toolkit's headers did not parse" : scan_fmt("no CUDA headers in %s", o->cuda_path ? o->cuda_path : "(none)"));
+              o->no_cuda_headers ? "--no-cuda-headers"
+              : real             ? "the toolkit's headers did not parse"
+                                 : scan_fmt("no CUDA headers in %s", o->cuda_path ? o->cuda_path : "(none)"));
     return 0;
   }
   /* both failed: the first parse's errors are the ones about the user's code */

@@ -54,8 +54,6 @@ val *env_get(env *e, unsigned frame, CXCursor decl);
 void env_put(env *e, unsigned frame, CXCursor decl, val v);
 /* *into = c ? a : b, binding by binding */
 env *env_merge(const sx *c, env *a, env *b, scan_loc at);
-typedef void (*env_fn)(unsigned frame, CXCursor decl, val *v, void *arg);
-void env_each(env *e, env_fn fn, void *arg);
 void env_drop(env *e, unsigned frame); /* a returned call's bindings */
 
 typedef struct ret_item {

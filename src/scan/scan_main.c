@@ -58,7 +58,9 @@ static const char *data_dir(void) {
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0) return "/usr/local/share/gsan/scan";
   exe[n] = 0;
-  return scan_fmt("%s/../share/gsan/scan", dirname(exe));
+  const char *d = scan_fmt("%s/../share/gsan/scan", dirname(exe));
+  char real[PATH_MAX];
+  return realpath(d, real) ? scan_strdup(real) : d;
 }
 
 static const char *default_cuda(void) {
