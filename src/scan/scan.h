@@ -217,7 +217,8 @@ unsigned check_all(void);
 
 /* ---- options (scan_main.c) ---- */
 typedef struct {
-  unsigned timeout_ms;
+  uint64_t rlimit;     /* Z3 resource units per question: deterministic, unlike time */
+  unsigned timeout_ms; /* a wall-clock limit per question besides, against runaways */
   bool verbose;
   bool sarif;
   uint64_t max_alloc;

@@ -75,49 +75,40 @@ void query_build(scan_query *q, scan_goal g, const sx *reach) {
   for (size_t i = 0; i < q->vars.n; i++) Q.seen[q->vars.v[i]] = 0;
 }
 
-static qres decide(const scan_query *q, uint64_t *values) {
-  range_ctx *r = range_new(q);
-  if (getenv("SCAN_DEBUG")) {
-    for (size_t i = 0; i < q->conj.n; i++) { scan_buf b = {0}; sx_print(&b, q->conj.v[i]); fprintf(stderr, "conj: %s\n", b.s); }
-    if (q->goal.off) { scan_buf b = {0}; sx_print(&b, q->goal.off); ival o = range_s(r, q->goal.off); ival z = range_u(r, q->goal.size);
-      fprintf(stderr, "off: %s [%lld,%lld] size [%lld,%lld]\n", b.s, (long long)o.lo, (long long)o.hi, (long long)z.lo, (long long)z.hi); }
+/* inputs and ids bounded by b (signed: -b..b): a witness a person can replay */
+static void bound_vars(scan_query *q, int64_t b) {
+  size_t nv = q->vars.n;
+  for (size_t i = 0; i < nv; i++) {
+    scan_var *v = scan_var_get(q->vars.v[i]);
+    if (v->w < 8 || v->kind == VK_OPAQUE || v->kind == VK_BLOCK || v->kind == VK_THREADIDX) continue;
+    const sx *x = sx_var(q->vars.v[i]);
+    if (v->sgn) {
+      VEC_PUSH(q->conj, sx_bin(SX_SLE, sx_const(v->w, (uint64_t)-b), x));
+      VEC_PUSH(q->conj, sx_bin(SX_SLE, x, sx_const(v->w, (uint64_t)b)));
+    } else {
+      VEC_PUSH(q->conj, sx_bin(SX_ULE, x, sx_const(v->w, (uint64_t)b)));
+    }
   }
-  if (range_safe(r, q)) return Q_UNSAT;
-  if (relax_check(r, q, O.timeout_ms) == Q_UNSAT) return Q_UNSAT;
-  return z3_check(q, O.timeout_ms, values);
 }
 
-/* further, bounded questions for a witness a person can replay: inputs and
-   ids small where the bug allows it (16, else 1024) */
-static void nicer(scan_query *q, uint64_t *values) {
+/* intervals, then the relaxation, prove most safe accesses; a violation is
+   looked for among small inputs first (fast, and a readable witness), then
+   anywhere (wrap-around needs large values) */
+static qres decide(scan_query *q, uint64_t *values) {
+  range_ctx *r = range_new(q);
+  if (range_safe(r, q)) return Q_UNSAT;
+  if (relax_check(r, q, O.rlimit / 4) == Q_UNSAT) return Q_UNSAT;
   static const int64_t bounds[2] = {16, 1024};
-  uint64_t *alt = scan_alloc((scan_var_count() + 1) * sizeof *alt);
   size_t n0 = q->conj.n;
-  for (int round = 0; round < 2; round++) {
-    for (size_t i = 0; i < q->vars.n; i++) {
-      scan_var *v = scan_var_get(q->vars.v[i]);
-      if (v->w < 8 || v->kind == VK_OPAQUE || v->kind == VK_BLOCK || v->kind == VK_THREADIDX) continue;
-      const sx *x = sx_var(q->vars.v[i]);
-      if (v->sgn) {
-        VEC_PUSH(q->conj, sx_bin(SX_SLE, sx_const(v->w, (uint64_t)-bounds[round]), x));
-        VEC_PUSH(q->conj, sx_bin(SX_SLE, x, sx_const(v->w, (uint64_t)bounds[round])));
-      } else {
-        VEC_PUSH(q->conj, sx_bin(SX_ULE, x, sx_const(v->w, (uint64_t)bounds[round])));
-      }
-    }
-    /* the cheap deciders first: small bounds usually rule wrap-around out */
-    bool found = false;
-    if (q->conj.n > n0) {
-      range_ctx *r = range_new(q);
-      found = !range_safe(r, q) && relax_check(r, q, O.timeout_ms / 4 + 1) != Q_UNSAT &&
-              z3_check(q, O.timeout_ms / 4 + 1, alt) == Q_SAT;
-    }
+  for (int i = 0; i < 2; i++) {
+    bound_vars(q, bounds[i]);
+    range_ctx *rb = range_new(q);
+    bool sat = !range_safe(rb, q) && relax_check(rb, q, O.rlimit / 8) != Q_UNSAT &&
+               z3_check(q, O.rlimit / 4, values) == Q_SAT;
     q->conj.n = n0;
-    if (found) {
-      for (size_t i = 0; i < q->vars.n; i++) values[q->vars.v[i]] = alt[q->vars.v[i]];
-      return;
-    }
+    if (sat) return Q_SAT;
   }
+  return z3_check(q, O.rlimit, values);
 }
 
 /* ---- witnesses ---- */
@@ -311,7 +302,7 @@ static void settle(site *s, scan_finding *f) {
 }
 
 static const char *timeout_why(void) {
-  return scan_fmt("the solver found no answer within %u ms (--timeout)", O.timeout_ms);
+  return scan_fmt("the solver found no answer within its budget (--rlimit=%llu)", (unsigned long long)O.rlimit);
 }
 
 /* the query was satisfiable and its witness made as small as it goes: what
@@ -358,7 +349,6 @@ static void check_partition(const scan_access *a, site *s) {
     settle(s, unknown(a, first_opaque(&q)));
     return;
   }
-  nicer(&q, values);
   int64_t off = (int64_t)sx_eval(a->off, values), start = (int64_t)sx_eval(p->start, values);
   uint64_t w = sx_eval(a->width, values);
   const char *tail, *msg;
@@ -420,7 +410,6 @@ static void check_access(const scan_access *a) {
     settle(s, unknown(a, first_opaque(&q)));
     return;
   }
-  nicer(&q, values);
   scan_finding *f = report(a, &q, values, FK_OOB, scan_fmt("out-of-bounds %s", access_desc(a)), oob_tail(a, values));
   if (f->kind != FK_UNKNOWN) {
     note_region(f, r);
@@ -456,7 +445,7 @@ static void check_use(const scan_use *u) {
   scan_query q;
   query_build(&q, g, u->reach);
   uint64_t *values = scan_alloc((scan_var_count() + 1) * sizeof *values);
-  qres res = z3_check(&q, O.timeout_ms, values);
+  qres res = decide(&q, values);
   if (res == Q_UNSAT) return;
   scan_region *r = model_reg(u->region);
   const char *what = !strncmp(u->what, "freed again", 11)
@@ -467,7 +456,6 @@ static void check_use(const scan_use *u) {
                                           res == Q_UNKNOWN ? timeout_why() : first_opaque(&q)));
     return;
   }
-  nicer(&q, values);
   scan_finding *f = diag_new(FK_UAF, u->loc, what);
   diag_note(f, r->free_site, "'%s' freed here", r->name);
   note_region(f, r);

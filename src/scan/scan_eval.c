@@ -211,8 +211,12 @@ val v_merge(const sx *c, val a, val b, scan_loc at) {
     return r;
   }
   if (a.k == V_FLOAT && b.k == V_FLOAT) return a;
-  if (a.k == V_INT) return v_int(scan_opaque(a.e->w, false, at, "the variable may be unset on some path"));
-  if (b.k == V_INT) return v_int(scan_opaque(b.e->w, false, at, "the variable may be unset on some path"));
+  /* set on one path only: reading it on the other would read an uninitialised
+     variable, which the model does not follow; it keeps the value it was given */
+  if (b.k == V_NONE) return a;
+  if (a.k == V_NONE) return b;
+  if (a.k == V_INT) return v_int(scan_opaque(a.e->w, false, at, "the variable holds values of different kinds on different paths"));
+  if (b.k == V_INT) return v_int(scan_opaque(b.e->w, false, at, "the variable holds values of different kinds on different paths"));
   return v_none();
 }
 

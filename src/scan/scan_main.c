@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-scan_opts O = {2000, false, false, 1ull << 38};
+scan_opts O = {4000000, 60000, false, false, 1ull << 38};
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -27,13 +27,15 @@ static void usage(FILE *f) {
           "  --cuda-path=DIR        the CUDA toolkit whose headers to parse with\n"
           "                         (default: $CUDA_PATH, $CUDA_HOME, /usr/local/cuda)\n"
           "  --no-cuda-headers      use gsan's own CUDA declarations instead\n"
-          "  --timeout=MS           the solver's time per question (default %u)\n"
+          "  --rlimit=N             the solver's budget per question, in Z3 resource units\n"
+          "                         (default %llu, about 2 s; results do not depend on load)\n"
+          "  --timeout=MS           a wall-clock limit per question besides (default %u)\n"
           "  --max-alloc=BYTES      the largest allocation that can succeed (default %llu)\n"
           "  -v, --verbose          say how each file was parsed\n"
           "  --help, --version\n\n"
           "Exit status: 0 no findings, 1 findings, 2 bad usage or a file that does not parse.\n"
           "Unknowns (accesses the model cannot decide) are reported but do not change it.\n",
-          O.timeout_ms, (unsigned long long)O.max_alloc);
+          (unsigned long long)O.rlimit, O.timeout_ms, (unsigned long long)O.max_alloc);
 }
 
 static int bad_usage(const char *fmt, const char *arg) {
@@ -125,6 +127,9 @@ int main(int argc, char **argv) {
       uint64_t v;
       if (!parse_u64(a + 10, &v) || !v || v > 3600000) return bad_usage("--timeout: '%s' is not a time in ms", a + 10);
       O.timeout_ms = (unsigned)v;
+    } else if (!strncmp(a, "--rlimit=", 9)) {
+      if (!parse_u64(a + 9, &O.rlimit) || !O.rlimit || O.rlimit > 0xffffffffu)
+        return bad_usage("--rlimit: '%s' is not a number of resource units", a + 9);
     } else if (!strncmp(a, "--max-alloc=", 12)) {
       uint64_t v;
       if (!parse_u64(a + 12, &v) || !v || v >> 62) return bad_usage("--max-alloc: '%s' is not a size in bytes", a + 12);

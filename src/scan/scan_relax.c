@@ -259,10 +259,10 @@ static Z3_ast goal(rx *x, const scan_goal *g) {
   return and2(x, in, bad);
 }
 
-qres relax_check(range_ctx *r, const scan_query *q, unsigned timeout_ms) {
+qres relax_check(range_ctx *r, const scan_query *q, uint64_t rlimit) {
   rx x = {r, z3_ctx(), NULL, NULL, 0};
   x.real = Z3_mk_real_sort(x.C);
-  x.s = z3_solver("QF_NRA", timeout_ms < 1000 ? timeout_ms : 1000);
+  x.s = z3_solver("QF_NRA", rlimit);
   X.epoch++;
   for (size_t i = 0; i < q->conj.n; i++) Z3_solver_assert(x.C, x.s, B(&x, q->conj.v[i]));
   Z3_solver_assert(x.C, x.s, goal(&x, &q->goal));

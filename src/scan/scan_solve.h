@@ -40,13 +40,14 @@ void query_build(scan_query *q, scan_goal goal, const sx *reach);
    variable id, room for scan_var_count()) when Q_SAT */
 typedef struct range_ctx range_ctx;
 bool range_safe(range_ctx *r, const scan_query *q);
-qres relax_check(range_ctx *r, const scan_query *q, unsigned timeout_ms);
-qres z3_check(const scan_query *q, unsigned timeout_ms, uint64_t *values);
+qres relax_check(range_ctx *r, const scan_query *q, uint64_t rlimit);
+qres z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values);
 void z3_init(void);
 void z3_done(void);
 Z3_context z3_ctx(void);
-/* a fresh solver (reference held) for logic, with a time limit */
-Z3_solver z3_solver(const char *logic, unsigned timeout_ms);
+/* a fresh solver (reference held) for logic, with a resource limit (and
+   --timeout as a wall-clock one) */
+Z3_solver z3_solver(const char *logic, uint64_t rlimit);
 void z3_release(Z3_solver s);
 
 /* an expression's value under an assignment (semantics as the solver's) */

@@ -29,12 +29,13 @@ void z3_done(void) {
 
 Z3_context z3_ctx(void) { return C; }
 
-Z3_solver z3_solver(const char *logic, unsigned timeout_ms) {
+Z3_solver z3_solver(const char *logic, uint64_t rlimit) {
   Z3_solver s = logic ? Z3_mk_solver_for_logic(C, Z3_mk_string_symbol(C, logic)) : Z3_mk_solver(C);
   Z3_solver_inc_ref(C, s);
   Z3_params p = Z3_mk_params(C);
   Z3_params_inc_ref(C, p);
-  Z3_params_set_uint(C, p, Z3_mk_string_symbol(C, "timeout"), timeout_ms);
+  Z3_params_set_uint(C, p, Z3_mk_string_symbol(C, "rlimit"), (unsigned)(rlimit > 0xffffffffu ? 0xffffffffu : rlimit));
+  Z3_params_set_uint(C, p, Z3_mk_string_symbol(C, "timeout"), O.timeout_ms);
   Z3_solver_set_params(C, s, p);
   Z3_params_dec_ref(C, p);
   return s;
@@ -154,8 +155,8 @@ static Z3_ast enc_goal(const scan_goal *g) {
   return Z3_mk_and(C, 4, all);
 }
 
-qres z3_check(const scan_query *q, unsigned timeout_ms, uint64_t *values) {
-  Z3_solver s = z3_solver("QF_BV", timeout_ms);
+qres z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values) {
+  Z3_solver s = z3_solver("QF_BV", rlimit);
   for (size_t i = 0; i < q->conj.n; i++) Z3_solver_assert(C, s, enc(q->conj.v[i]));
   Z3_solver_assert(C, s, enc_goal(&q->goal));
   Z3_lbool r = Z3_solver_check(C, s);
