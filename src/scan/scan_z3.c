@@ -30,7 +30,28 @@ void z3_done(void) {
 Z3_context z3_ctx(void) { return C; }
 
 Z3_solver z3_solver(const char *logic, uint64_t rlimit) {
-  Z3_solver s = logic ? Z3_mk_solver_for_logic(C, Z3_mk_string_symbol(C, logic)) : Z3_mk_solver(C);
+  Z3_solver s;
+  if (logic && !strcmp(logic, "QF_BV")) {
+    /* one-shot questions: simplify, bit-blast, SAT, without the incremental
+       core the logic's default solver brings (seen several times slower to
+       find the large witnesses of wrap-around) */
+    static const char *const steps[] = {"simplify", "propagate-values", "solve-eqs", "bit-blast", "sat"};
+    Z3_tactic t = Z3_mk_tactic(C, steps[0]);
+    Z3_tactic_inc_ref(C, t);
+    for (size_t i = 1; i < sizeof steps / sizeof *steps; i++) {
+      Z3_tactic n = Z3_mk_tactic(C, steps[i]);
+      Z3_tactic_inc_ref(C, n);
+      Z3_tactic both = Z3_tactic_and_then(C, t, n);
+      Z3_tactic_inc_ref(C, both);
+      Z3_tactic_dec_ref(C, t);
+      Z3_tactic_dec_ref(C, n);
+      t = both;
+    }
+    s = Z3_mk_solver_from_tactic(C, t);
+    Z3_tactic_dec_ref(C, t);
+  } else {
+    s = logic ? Z3_mk_solver_for_logic(C, Z3_mk_string_symbol(C, logic)) : Z3_mk_solver(C);
+  }
   Z3_solver_inc_ref(C, s);
   Z3_params p = Z3_mk_params(C);
   Z3_params_inc_ref(C, p);
