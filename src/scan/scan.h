@@ -210,16 +210,19 @@ extern scan_model M;
 int model_region(scan_rkind k, const char *name, scan_loc site, const sx *size, const char *size_text);
 int model_unknown_region(const char *why);
 scan_region *model_reg(int id);
+const sx *model_allocated(int id); /* the allocation succeeded: its size is at most --max-alloc */
 
 /* the verdicts (scan_check.c): findings for every access and host use of the
    model; returns the number of distinct access sites */
 unsigned check_all(void);
+void check_stats(FILE *out); /* --stats: how the questions were answered */
 
 /* ---- options (scan_main.c) ---- */
 typedef struct {
   uint64_t rlimit;     /* Z3 resource units per question: deterministic, unlike time */
   unsigned timeout_ms; /* a wall-clock limit per question besides, against runaways */
   bool verbose;
+  bool stats;
   bool sarif;
   uint64_t max_alloc;
 } scan_opts;

@@ -10,6 +10,7 @@
 #include "scan_solve.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 /* ---- building a query ---- */
 static struct {
@@ -91,13 +92,39 @@ static void bound_vars(scan_query *q, int64_t b) {
   }
 }
 
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* what --stats prints: how each question was answered, and the time it took */
+static struct {
+  unsigned questions, by_range, by_relax, small, exact;
+  double t_range, t_relax, t_small, t_exact;
+} S;
+
 /* intervals, then the relaxation, prove most safe accesses; a violation is
    looked for among small inputs first (fast, and a readable witness), then
    anywhere (wrap-around needs large values) */
 static qres decide(scan_query *q, uint64_t *values) {
+  S.questions++;
+  double t0 = now();
   range_ctx *r = range_new(q);
-  if (range_safe(r, q)) return Q_UNSAT;
-  if (relax_check(r, q, O.rlimit / 4) == Q_UNSAT) return Q_UNSAT;
+  bool safe = range_safe(r, q);
+  double t1 = now();
+  S.t_range += t1 - t0;
+  if (safe) {
+    S.by_range++;
+    return Q_UNSAT;
+  }
+  qres rr = relax_check(r, q, O.rlimit / 4);
+  double t2 = now();
+  S.t_relax += t2 - t1;
+  if (rr == Q_UNSAT) {
+    S.by_relax++;
+    return Q_UNSAT;
+  }
   static const int64_t bounds[2] = {16, 1024};
   size_t n0 = q->conj.n;
   for (int i = 0; i < 2; i++) {
@@ -106,9 +133,25 @@ static qres decide(scan_query *q, uint64_t *values) {
     bool sat = !range_safe(rb, q) && relax_check(rb, q, O.rlimit / 8) != Q_UNSAT &&
                z3_check(q, O.rlimit / 4, values) == Q_SAT;
     q->conj.n = n0;
-    if (sat) return Q_SAT;
+    if (sat) {
+      S.small++;
+      S.t_small += now() - t2;
+      return Q_SAT;
+    }
   }
-  return z3_check(q, O.rlimit, values);
+  double t3 = now();
+  S.t_small += t3 - t2;
+  qres res = z3_check(q, O.rlimit, values);
+  S.exact++;
+  S.t_exact += now() - t3;
+  return res;
+}
+
+void check_stats(FILE *out) {
+  fprintf(out,
+          "gsan scan: %u questions: %u decided by intervals (%.2f s), %u by the relaxation (%.2f s), "
+          "%u by a small witness (%.2f s), %u by the exact search (%.2f s)\n",
+          S.questions, S.by_range, S.t_range, S.by_relax, S.t_relax, S.small, S.t_small, S.exact, S.t_exact);
 }
 
 /* ---- witnesses ---- */

@@ -128,6 +128,8 @@ void launch(interp *H, CXCursor call, CXCursor config) {
     scan_var_fact(L->block[a], sx_bin(SX_EQ, sx_var(L->block[a]), b[a]));
   }
   const sx *reach = H->reach;
+  for (int i = 0; i < na; i++)
+    if (args[i].k == V_PTR && args[i].region >= 0) reach = sx_and(reach, model_allocated(args[i].region));
   if (cfg[2].k == V_INT) {
     L->dynshm = sx_ext(SX_ZEXT, cfg[2].e, 64);
     reach = sx_and(reach, sx_bin(SX_ULE, L->dynshm, sx_const(64, MAX_DYNSHM)));

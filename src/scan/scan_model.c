@@ -26,3 +26,15 @@ int model_unknown_region(const char *why) {
 }
 
 scan_region *model_reg(int id) { return &M.regions.v[id]; }
+
+/* an allocation that failed is not used: what succeeding says about its size
+   (asserted where it is used, not on the host's path, where it would stay in
+   every later path condition) */
+const sx *model_allocated(int id) {
+  scan_region *r = &M.regions.v[id];
+  switch (r->kind) {
+  case RG_DEVICE: case RG_MANAGED: case RG_PITCHED: case RG_HOST: case RG_PINNED:
+    return sx_bin(SX_ULE, r->size, M.max_alloc);
+  default: return sx_true();
+  }
+}

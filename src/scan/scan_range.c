@@ -11,14 +11,23 @@ typedef struct {
   ival s, u;
 } both;
 
+/* Tables per node id, shared by the contexts: only the newest context is in
+   use at any time (a query's deciders run one after the other), and stamps
+   say which entries are its own, so nothing is cleared or reallocated per
+   query. */
+static struct {
+  both *ref;        /* narrowing from the conjuncts */
+  uint32_t *owner;  /* the context whose narrowing ref is */
+  both *memo;
+  uint32_t *stamp;  /* the round memo was computed in */
+  size_t cap;
+  uint32_t serial, round;
+} N;
+
 struct range_ctx {
   const scan_query *q;
-  both *ref;  /* narrowing per node id, from the conjuncts */
-  uint32_t *has; /* ref is set when has == the context's mark */
-  both *memo;
-  uint32_t *stamp;
+  uint32_t serial;
   uint32_t epoch;
-  size_t cap;
   sx_vec atoms;
   bool changed;
 };
@@ -179,56 +188,134 @@ static both compute(range_ctx *r, const sx *e) {
   return out;
 }
 
-static void ensure(range_ctx *r, unsigned id) {
-  if (id < r->cap) return;
-  size_t n = r->cap ? r->cap : 1024;
+static void ensure(unsigned id) {
+  if (id < N.cap) return;
+  size_t n = N.cap ? N.cap : 4096;
   while (n <= id) n *= 2;
   both *ref = scan_alloc(n * sizeof *ref), *memo = scan_alloc(n * sizeof *memo);
-  uint32_t *st = scan_alloc(n * sizeof *st), *has = scan_alloc(n * sizeof *has);
-  if (r->cap) {
-    memcpy(ref, r->ref, r->cap * sizeof *ref);
-    memcpy(memo, r->memo, r->cap * sizeof *memo);
-    memcpy(st, r->stamp, r->cap * sizeof *st);
-    memcpy(has, r->has, r->cap * sizeof *has);
+  uint32_t *st = scan_alloc(n * sizeof *st), *own = scan_alloc(n * sizeof *own);
+  if (N.cap) {
+    memcpy(ref, N.ref, N.cap * sizeof *ref);
+    memcpy(memo, N.memo, N.cap * sizeof *memo);
+    memcpy(st, N.stamp, N.cap * sizeof *st);
+    memcpy(own, N.owner, N.cap * sizeof *own);
   }
-  r->ref = ref;
-  r->has = has;
-  r->memo = memo;
-  r->stamp = st;
-  r->cap = n;
+  N.ref = ref;
+  N.owner = own;
+  N.memo = memo;
+  N.stamp = st;
+  N.cap = n;
 }
 
 static both get(range_ctx *r, const sx *e) {
-  ensure(r, e->id);
-  if (r->stamp[e->id] == r->epoch) return r->memo[e->id];
+  ensure(e->id);
+  if (N.stamp[e->id] == r->epoch) return N.memo[e->id];
   both v = compute(r, e);
   unsigned w = e->w;
   if (w > 1) {
-    both *f = &r->ref[e->id];
-    if (r->has[e->id]) {
+    both *f = &N.ref[e->id];
+    if (N.owner[e->id] == r->serial) {
       v.s = meet(v.s, f->s);
       v.u = meet(v.u, f->u);
     }
     v.s = meet(v.s, s_from_u(v.u, w));
     v.u = meet(v.u, u_from_s(v.s, w));
   }
-  r->stamp[e->id] = r->epoch;
-  r->memo[e->id] = v;
+  N.stamp[e->id] = r->epoch;
+  N.memo[e->id] = v;
   return v;
 }
 
+static void narrow(range_ctx *r, const sx *e, bool sgn, i128 lo, i128 hi, int depth);
+
+/* what a bound on e says about its operands, where the operation can be
+   undone exactly: a + b = e means a = e - b wherever that difference stays
+   in a's range (wrapped or not, the bits agree); a * c = e only where the
+   product cannot wrap; a / c = e puts a within c of e * c */
+static void narrow_down(range_ctx *r, const sx *e, bool sgn, ival v, int depth) {
+  if (depth > 24 || e->w == 1) return;
+  unsigned w = e->w;
+  uint64_t k;
+  ival lim = sgn ? full_s(w) : full_u(w);
+  switch (e->op) {
+  case SX_ADD:
+  case SX_SUB: {
+    both a = get(r, e->a), b = get(r, e->b);
+    ival av = sgn ? a.s : a.u, bv = sgn ? b.s : b.u;
+    if (e->op == SX_ADD) {
+      ival na = {v.lo - bv.hi, v.hi - bv.lo}, nb = {v.lo - av.hi, v.hi - av.lo};
+      if (fits(na, lim)) narrow(r, e->a, sgn, na.lo, na.hi, depth + 1);
+      if (fits(nb, lim)) narrow(r, e->b, sgn, nb.lo, nb.hi, depth + 1);
+    } else {
+      ival na = {v.lo + bv.lo, v.hi + bv.hi}, nb = {av.lo - v.hi, av.hi - v.lo};
+      if (fits(na, lim)) narrow(r, e->a, sgn, na.lo, na.hi, depth + 1);
+      if (fits(nb, lim)) narrow(r, e->b, sgn, nb.lo, nb.hi, depth + 1);
+    }
+    break;
+  }
+  case SX_MUL:
+  case SX_SHL: {
+    if (!sx_is_const(e->b, &k)) break;
+    i128 c = e->op == SX_SHL ? (k < w ? (i128)1 << k : 0) : sgn ? sx_sext_val(k, w) : (i128)k;
+    both a = get(r, e->a);
+    ival av = sgn ? a.s : a.u;
+    if (c < 1 || !fits(mul_iv(av, (ival){c, c}), lim)) break;
+    /* ceiling and floor of v / c */
+    i128 lo = v.lo >= 0 ? (v.lo + c - 1) / c : -((-v.lo) / c), hi = v.hi >= 0 ? v.hi / c : -((-v.hi + c - 1) / c);
+    narrow(r, e->a, sgn, lo, hi, depth + 1);
+    break;
+  }
+  case SX_SDIV:
+  case SX_UDIV: {
+    if (!sx_is_const(e->b, &k) || (e->op == SX_SDIV) != sgn) break;
+    i128 c = sgn ? sx_sext_val(k, w) : (i128)k;
+    if (c < 1) break;
+    /* division truncates toward zero */
+    i128 lo = v.lo > 0 ? v.lo * c : v.lo * c - (c - 1), hi = v.hi >= 0 ? v.hi * c + (c - 1) : v.hi * c;
+    narrow(r, e->a, sgn, lo, hi, depth + 1);
+    break;
+  }
+  case SX_SEXT:
+    if (sgn) narrow(r, e->a, true, v.lo, v.hi, depth + 1);
+    else if (v.hi <= smax(e->a->w)) narrow(r, e->a, true, v.lo, v.hi, depth + 1);
+    break;
+  case SX_ZEXT:
+    if (!sgn || v.lo >= 0) narrow(r, e->a, false, v.lo, v.hi, depth + 1);
+    break;
+  default: break;
+  }
+}
+
 /* narrows node e's reading (signed or not) to [lo, hi] */
-static void narrow(range_ctx *r, const sx *e, bool sgn, i128 lo, i128 hi) {
+static void narrow(range_ctx *r, const sx *e, bool sgn, i128 lo, i128 hi, int depth) {
   if (e->w == 1 || e->op == SX_CONST) return;
-  ensure(r, e->id);
-  both *f = &r->ref[e->id];
-  if (!r->has[e->id]) {
+  ensure(e->id);
+  both *f = &N.ref[e->id];
+  if (N.owner[e->id] != r->serial) {
     *f = (both){full_s(e->w), full_u(e->w)};
-    r->has[e->id] = 1;
+    N.owner[e->id] = r->serial;
   }
   ival *t = sgn ? &f->s : &f->u;
-  if (lo > t->lo) t->lo = lo, r->changed = true;
-  if (hi < t->hi) t->hi = hi, r->changed = true;
+  bool changed = false;
+  if (lo > t->lo) t->lo = lo, changed = true;
+  if (hi < t->hi) t->hi = hi, changed = true;
+  if (!changed) return;
+  r->changed = true;
+  /* the node's memo is stale now; and so are its operands' */
+  N.stamp[e->id] = 0;
+  narrow_down(r, e, sgn, *t, depth);
+}
+
+/* a comparison the intervals already decide against */
+static bool refuted(range_ctx *r, const sx *c, bool pos) {
+  if (c->op == SX_NOT && c->w == 1) return refuted(r, c->a, !pos);
+  bool sgn = c->op == SX_SLT || c->op == SX_SLE;
+  if (c->op != SX_SLT && c->op != SX_SLE && c->op != SX_ULT && c->op != SX_ULE) return false;
+  both x = get(r, c->a), y = get(r, c->b);
+  ival a = sgn ? x.s : x.u, b = sgn ? y.s : y.u;
+  bool strict = c->op == SX_SLT || c->op == SX_ULT;
+  if (pos) return strict ? a.lo >= b.hi : a.lo > b.hi; /* a < b cannot hold */
+  return strict ? a.hi < b.lo : a.hi <= b.lo;          /* b <= a cannot hold */
 }
 
 static void use_atom(range_ctx *r, const sx *c, bool pos) {
@@ -246,15 +333,21 @@ static void use_atom(range_ctx *r, const sx *c, bool pos) {
     use_atom(r, c->b, false);
     return;
   }
+  /* a disjunction whose other side the intervals refute */
+  if ((c->op == SX_OR && pos) || (c->op == SX_AND && !pos)) {
+    if (refuted(r, c->a, pos)) use_atom(r, c->b, pos);
+    else if (refuted(r, c->b, pos)) use_atom(r, c->a, pos);
+    return;
+  }
   bool sgn = c->op == SX_SLT || c->op == SX_SLE;
   bool strict = c->op == SX_SLT || c->op == SX_ULT;
   const sx *a = c->a, *b = c->b;
   if (c->op == SX_EQ && pos && a->w > 1) {
     both x = get(r, a), y = get(r, b);
-    narrow(r, a, true, y.s.lo, y.s.hi);
-    narrow(r, a, false, y.u.lo, y.u.hi);
-    narrow(r, b, true, x.s.lo, x.s.hi);
-    narrow(r, b, false, x.u.lo, x.u.hi);
+    narrow(r, a, true, y.s.lo, y.s.hi, 0);
+    narrow(r, a, false, y.u.lo, y.u.hi, 0);
+    narrow(r, b, true, x.s.lo, x.s.hi, 0);
+    narrow(r, b, false, x.u.lo, x.u.hi, 0);
     return;
   }
   if (c->op != SX_SLT && c->op != SX_SLE && c->op != SX_ULT && c->op != SX_ULE) return;
@@ -268,21 +361,22 @@ static void use_atom(range_ctx *r, const sx *c, bool pos) {
   both x = get(r, a), y = get(r, b);
   ival xa = sgn ? x.s : x.u, yb = sgn ? y.s : y.u;
   i128 d = strict ? 1 : 0;
-  narrow(r, a, sgn, sgn ? smin(a->w) : 0, yb.hi - d);
-  narrow(r, b, sgn, xa.lo + d, sgn ? smax(b->w) : umax(b->w));
+  narrow(r, a, sgn, sgn ? smin(a->w) : 0, yb.hi - d, 0);
+  narrow(r, b, sgn, xa.lo + d, sgn ? smax(b->w) : umax(b->w), 0);
 }
 
 range_ctx *range_new(const scan_query *q) {
   range_ctx *r = scan_alloc(sizeof *r);
   r->q = q;
+  r->serial = ++N.serial;
   for (size_t i = 0; i < q->conj.n; i++) VEC_PUSH(r->atoms, q->conj.v[i]);
   for (int round = 0; round < 12; round++) {
     r->changed = false;
-    r->epoch++;
+    r->epoch = ++N.round;
     for (size_t i = 0; i < r->atoms.n; i++) use_atom(r, r->atoms.v[i], true);
     if (!r->changed) break;
   }
-  r->epoch++;
+  r->epoch = ++N.round;
   return r;
 }
 

@@ -102,12 +102,14 @@ static Z3_ast T_raw(rx *x, const sx *e, int in) {
   case SX_CONST: return num(x, in == S ? (i128)sx_sext_val(e->k, w) : (i128)e->k);
   case SX_VAR: {
     scan_var *v = scan_var_get((int)e->k);
+    /* the real is the variable's natural reading; the other reading is the
+       same number where it fits */
     int nat = v->sgn ? S : U;
-    if (nat != in && !fits(iv(x, e, nat), w, in)) return fresh(x, me);
-    if (nat != in) return T(x, e, nat);
+    ival nv = iv(x, e, nat);
+    if (nat != in && !fits(nv, w, in)) return fresh(x, me);
     Z3_ast c = Z3_mk_const(x->C, Z3_mk_int_symbol(x->C, (int)e->k), x->real);
-    Z3_solver_assert(x->C, x->s, le(x, num(x, me.lo), c));
-    Z3_solver_assert(x->C, x->s, le(x, c, num(x, me.hi)));
+    Z3_solver_assert(x->C, x->s, le(x, num(x, nv.lo), c));
+    Z3_solver_assert(x->C, x->s, le(x, c, num(x, nv.hi)));
     return c;
   }
   case SX_ADD:
@@ -195,6 +197,8 @@ static void ensure(size_t n) {
 
 static Z3_ast T(rx *x, const sx *e, int in) {
   if (e->w == 1) return Z3_mk_ite(x->C, B(x, e), num(x, 1), num(x, 0));
+  /* where both readings are the same number, one term stands for both */
+  if (in == U && iv(x, e, S).lo >= 0) in = S;
   ensure((size_t)e->id + 1);
   if (X.stamp[in][e->id] != X.epoch) {
     X.memo[in][e->id] = T_raw(x, e, in);
@@ -203,46 +207,67 @@ static Z3_ast T(rx *x, const sx *e, int in) {
   return X.memo[in][e->id];
 }
 
-static Z3_ast cmp(rx *x, const sx *e, int in) {
+/* a comparison between integers, or its negation, with strict sides tightened:
+   over the reals !(a <= b) would allow b < a < b + 1 */
+static Z3_ast cmp(rx *x, const sx *e, int in, bool pos) {
   Z3_ast a = T(x, e->a, in), b = T(x, e->b, in);
   switch (e->op) {
   case SX_ULT:
-  case SX_SLT: return lt(x, a, b);
+  case SX_SLT: return pos ? lt(x, a, b) : le(x, b, a);
   case SX_ULE:
-  case SX_SLE: return le(x, a, b);
-  default: return Z3_mk_eq(x->C, a, b);
+  case SX_SLE: return pos ? le(x, a, b) : lt(x, b, a);
+  default: return pos ? Z3_mk_eq(x->C, a, b) : or2(x, lt(x, a, b), lt(x, b, a));
   }
 }
 
-static Z3_ast B_raw(rx *x, const sx *e) {
+static Z3_ast Bp(rx *x, const sx *e, bool pos);
+
+/* negations pushed down to the comparisons, which tighten */
+static Z3_ast B_raw(rx *x, const sx *e, bool pos) {
   switch (e->op) {
-  case SX_CONST: return e->k ? Z3_mk_true(x->C) : Z3_mk_false(x->C);
-  case SX_VAR: return Z3_mk_const(x->C, Z3_mk_int_symbol(x->C, (int)e->k), Z3_mk_bool_sort(x->C));
-  case SX_NOT: return Z3_mk_not(x->C, B(x, e->a));
-  case SX_AND: return and2(x, B(x, e->a), B(x, e->b));
-  case SX_OR: return or2(x, B(x, e->a), B(x, e->b));
-  case SX_XOR: return Z3_mk_xor(x->C, B(x, e->a), B(x, e->b));
-  case SX_ITE: return Z3_mk_ite(x->C, B(x, e->a), B(x, e->b), B(x, e->c));
+  case SX_CONST: return (e->k != 0) == pos ? Z3_mk_true(x->C) : Z3_mk_false(x->C);
+  case SX_VAR: {
+    Z3_ast v = Z3_mk_const(x->C, Z3_mk_int_symbol(x->C, (int)e->k), Z3_mk_bool_sort(x->C));
+    return pos ? v : Z3_mk_not(x->C, v);
+  }
+  case SX_NOT: return Bp(x, e->a, !pos);
+  case SX_AND: return pos ? and2(x, Bp(x, e->a, true), Bp(x, e->b, true)) : or2(x, Bp(x, e->a, false), Bp(x, e->b, false));
+  case SX_OR: return pos ? or2(x, Bp(x, e->a, true), Bp(x, e->b, true)) : and2(x, Bp(x, e->a, false), Bp(x, e->b, false));
+  case SX_XOR: {
+    Z3_ast r = Z3_mk_xor(x->C, Bp(x, e->a, true), Bp(x, e->b, true));
+    return pos ? r : Z3_mk_not(x->C, r);
+  }
+  case SX_ITE: return Z3_mk_ite(x->C, Bp(x, e->a, true), Bp(x, e->b, pos), Bp(x, e->c, pos));
   case SX_ULT:
-  case SX_ULE: return cmp(x, e, U);
+  case SX_ULE: return cmp(x, e, U, pos);
   case SX_SLT:
-  case SX_SLE: return cmp(x, e, S);
+  case SX_SLE: return cmp(x, e, S, pos);
   case SX_EQ:
-    if (e->a->w == 1) return Z3_mk_iff(x->C, B(x, e->a), B(x, e->b));
+    if (e->a->w == 1) {
+      Z3_ast r = Z3_mk_iff(x->C, Bp(x, e->a, true), Bp(x, e->b, true));
+      return pos ? r : Z3_mk_not(x->C, r);
+    }
     /* the same bits: compare in a reading where both sides are exact */
-    return cmp(x, e, iv(x, e->a, S).lo >= 0 && iv(x, e->b, S).lo >= 0 ? U : S);
-  default: return Z3_mk_const(x->C, Z3_mk_string_symbol(x->C, scan_fmt("g%d", x->fresh++)), Z3_mk_bool_sort(x->C));
+    return cmp(x, e, iv(x, e->a, S).lo >= 0 && iv(x, e->b, S).lo >= 0 ? U : S, pos);
+  default: {
+    Z3_ast v = Z3_mk_const(x->C, Z3_mk_string_symbol(x->C, scan_fmt("g%d", x->fresh++)), Z3_mk_bool_sort(x->C));
+    return pos ? v : Z3_mk_not(x->C, v);
+  }
   }
 }
 
-static Z3_ast B(rx *x, const sx *e) {
+/* memo: the slot of the signed reading holds a condition, of the unsigned its negation */
+static Z3_ast Bp(rx *x, const sx *e, bool pos) {
   ensure((size_t)e->id + 1);
-  if (X.stamp[S][e->id] != X.epoch) {
-    X.memo[S][e->id] = B_raw(x, e);
-    X.stamp[S][e->id] = X.epoch;
+  int slot = pos ? S : U;
+  if (X.stamp[slot][e->id] != X.epoch) {
+    X.memo[slot][e->id] = B_raw(x, e, pos);
+    X.stamp[slot][e->id] = X.epoch;
   }
-  return X.memo[S][e->id];
+  return X.memo[slot][e->id];
 }
+
+static Z3_ast B(rx *x, const sx *e) { return Bp(x, e, true); }
 
 static Z3_ast goal(rx *x, const scan_goal *g) {
   if (g->k == G_EXPR) return B(x, g->expr);
@@ -260,7 +285,7 @@ static Z3_ast goal(rx *x, const scan_goal *g) {
 }
 
 qres relax_check(range_ctx *r, const scan_query *q, uint64_t rlimit) {
-  rx x = {r, z3_ctx(), NULL, NULL, 0};
+  rx x = {r, z3_begin(), NULL, NULL, 0};
   x.real = Z3_mk_real_sort(x.C);
   x.s = z3_solver("QF_NRA", rlimit);
   X.epoch++;
@@ -268,5 +293,6 @@ qres relax_check(range_ctx *r, const scan_query *q, uint64_t rlimit) {
   Z3_solver_assert(x.C, x.s, goal(&x, &q->goal));
   Z3_lbool res = Z3_solver_check(x.C, x.s);
   z3_release(x.s);
+  z3_end();
   return res == Z3_L_FALSE ? Q_UNSAT : Q_UNKNOWN;
 }

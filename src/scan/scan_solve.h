@@ -42,9 +42,9 @@ typedef struct range_ctx range_ctx;
 bool range_safe(range_ctx *r, const scan_query *q);
 qres relax_check(range_ctx *r, const scan_query *q, uint64_t rlimit);
 qres z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values);
-void z3_init(void);
-void z3_done(void);
-Z3_context z3_ctx(void);
+/* a fresh Z3 context for one question, and its end */
+Z3_context z3_begin(void);
+void z3_end(void);
 /* a fresh solver (reference held) for logic, with a resource limit (and
    --timeout as a wall-clock one) */
 Z3_solver z3_solver(const char *logic, uint64_t rlimit);

@@ -8,6 +8,8 @@
 
 static Z3_context C;
 static Z3_ast *cache;
+static uint32_t *cache_gen;
+static uint32_t gen = 1;
 static size_t ncache;
 
 static void on_error(Z3_context c, Z3_error_code e) {
@@ -15,19 +17,22 @@ static void on_error(Z3_context c, Z3_error_code e) {
   exit(2);
 }
 
-void z3_init(void) {
+/* Each question gets a context of its own: in one context that had seen
+   thousands of questions, the same question took several times longer (and
+   the bit-vector search for wrap-around witnesses varied with the history). */
+Z3_context z3_begin(void) {
   Z3_config cfg = Z3_mk_config();
   C = Z3_mk_context(cfg);
   Z3_del_config(cfg);
   Z3_set_error_handler(C, on_error);
+  gen++;
+  return C;
 }
 
-void z3_done(void) {
-  if (C) Z3_del_context(C);
+void z3_end(void) {
+  Z3_del_context(C);
   C = NULL;
 }
-
-Z3_context z3_ctx(void) { return C; }
 
 Z3_solver z3_solver(const char *logic, uint64_t rlimit) {
   Z3_solver s;
@@ -141,11 +146,19 @@ static Z3_ast enc(const sx *e) {
     size_t n = ncache ? ncache : 4096;
     while (n <= e->id) n *= 2;
     Z3_ast *nc = scan_alloc(n * sizeof *nc);
-    if (ncache) memcpy(nc, cache, ncache * sizeof *nc);
+    uint32_t *ng = scan_alloc(n * sizeof *ng);
+    if (ncache) {
+      memcpy(nc, cache, ncache * sizeof *nc);
+      memcpy(ng, cache_gen, ncache * sizeof *ng);
+    }
     cache = nc;
+    cache_gen = ng;
     ncache = n;
   }
-  if (!cache[e->id]) cache[e->id] = enc_raw(e);
+  if (cache_gen[e->id] != gen) {
+    cache[e->id] = enc_raw(e);
+    cache_gen[e->id] = gen;
+  }
   return cache[e->id];
 }
 
@@ -177,6 +190,7 @@ static Z3_ast enc_goal(const scan_goal *g) {
 }
 
 qres z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values) {
+  z3_begin();
   Z3_solver s = z3_solver("QF_BV", rlimit);
   for (size_t i = 0; i < q->conj.n; i++) Z3_solver_assert(C, s, enc(q->conj.v[i]));
   Z3_solver_assert(C, s, enc_goal(&q->goal));
@@ -200,5 +214,6 @@ qres z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values) {
     Z3_model_dec_ref(C, m);
   }
   z3_release(s);
+  z3_end();
   return res;
 }
