@@ -117,6 +117,7 @@ typedef struct {
   bool sgn;
   int axis;           /* 0..2 for launch variables */
   int launch;         /* the launch a launch variable belongs to, else -1 */
+  bool hidden;        /* determined by the others: not shown in a witness */
   scan_loc loc;
   const char *why;    /* VK_OPAQUE: the reason, shown when it decides an access */
   sx_vec facts; /* constraints that always hold for it */

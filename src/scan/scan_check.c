@@ -199,7 +199,7 @@ static const char *witness_vars(const scan_query *q, const uint64_t *values) {
   int_vec vs = {0};
   for (size_t i = 0; i < q->vars.n; i++) {
     scan_var *v = scan_var_get(q->vars.v[i]);
-    if (v->kind != VK_OPAQUE && !idle_axis(q, v, values[q->vars.v[i]])) VEC_PUSH(vs, q->vars.v[i]);
+    if (v->kind != VK_OPAQUE && !v->hidden && !idle_axis(q, v, values[q->vars.v[i]])) VEC_PUSH(vs, q->vars.v[i]);
   }
   if (!vs.n) return NULL;
   qsort(vs.v, vs.n, sizeof *vs.v, var_order);

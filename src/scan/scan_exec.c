@@ -86,6 +86,7 @@ typedef struct {
   CXCursor step_stmt; /* while loops: the statement in the body that steps it */
   int dir;           /* +1 up, -1 down */
   bool geometric;    /* *=, <<=, /=, >>= */
+  int shift;         /* geometric by a power of two: the bits per step, else -1 */
   const sx *step;    /* additive steps: the amount, at the counter's width */
 } ivinfo;
 
@@ -134,6 +135,7 @@ static bool as_step(interp *I, CXCursor s, cursor_vec *mods, ivinfo *iv) {
   CXCursor *k;
   int n = cur_children(s, &k);
   memset(iv, 0, sizeof *iv);
+  iv->shift = -1;
   if (kind(s) == CXCursor_UnaryOperator && n == 1) {
     enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(s);
     if (op == CXUnaryOperator_Invalid || op > CXUnaryOperator_PreDec) return false;
@@ -187,16 +189,15 @@ static bool as_step(interp *I, CXCursor s, cursor_vec *mods, ivinfo *iv) {
     return true;
   case CXBinaryOperator_MulAssign:
   case CXBinaryOperator_ShlAssign:
-    if (!cst || sc < 1 || (op == CXBinaryOperator_MulAssign && sc < 2)) return false;
-    iv->dir = 1;
-    iv->geometric = true;
-    return true;
   case CXBinaryOperator_DivAssign:
-  case CXBinaryOperator_ShrAssign:
-    if (!cst || sc < 1 || (op == CXBinaryOperator_DivAssign && sc < 2)) return false;
-    iv->dir = -1;
+  case CXBinaryOperator_ShrAssign: {
+    bool shifts = op == CXBinaryOperator_ShlAssign || op == CXBinaryOperator_ShrAssign;
+    if (!cst || sc < 1 || (!shifts && sc < 2) || sc >= 64) return false;
+    iv->dir = op == CXBinaryOperator_MulAssign || op == CXBinaryOperator_ShlAssign ? 1 : -1;
     iv->geometric = true;
+    iv->shift = shifts ? (int)sc : !(sc & (sc - 1)) ? __builtin_ctzll((unsigned long long)sc) : -1;
     return true;
+  }
   default: return false;
   }
 }
@@ -277,6 +278,18 @@ static void havoc(interp *I, cursor_vec *mods, CXCursor except, scan_loc loc, co
 }
 
 /* the facts that hold for the counter L at the start of an iteration */
+/* the counter of a loop that shifts by s bits a step is start shifted by s
+   times a (hidden) number of steps: 512, 256, 128, ... exactly */
+static const sx *shift_fact(const ivinfo *iv, const sx *L, const sx *start, bool sgn) {
+  unsigned w = L->w;
+  int k = scan_var_new(VK_LOOP, scan_fmt("steps of %s", cur_name(iv->var)), w, false, cur_loc(iv->var));
+  scan_var_get(k)->hidden = true;
+  const sx *K = sx_var(k), *by = sx_bin(SX_MUL, K, sx_const(w, (uint64_t)iv->shift));
+  const sx *f = sx_bin(SX_ULT, K, sx_const(w, w));
+  sx_op op = iv->dir > 0 ? SX_SHL : sgn ? SX_ASHR : SX_LSHR;
+  return sx_and(f, sx_bin(SX_EQ, L, sx_bin(op, start, by)));
+}
+
 static const sx *iv_facts(const ivinfo *iv, const sx *L, const sx *start) {
   bool sgn = ct_of(clang_getCursorType(iv->var)).sgn;
   sx_op le = sgn ? SX_SLE : SX_ULE;
@@ -292,12 +305,12 @@ static const sx *iv_facts(const ivinfo *iv, const sx *L, const sx *start) {
     return f;
   }
   const sx *zero = sx_const(w, 0);
-  if (iv->dir > 0) {
-    /* 1, 2, 4, ...: never below a non-negative start */
-    const sx *f = sx_bin(le, start, L);
-    return sgn ? sx_or(sx_bin(SX_SLT, start, zero), f) : f;
-  }
-  const sx *f = sgn ? sx_and(sx_bin(SX_SLE, L, start), sx_bin(SX_SLE, zero, L)) : sx_bin(SX_ULE, L, start);
+  /* 1, 2, 4, ... never below a non-negative start; 512, 256, ... never above
+     it nor below zero (the bounds are what intervals use) */
+  const sx *f = iv->dir > 0 ? sx_bin(le, start, L)
+                : sgn         ? sx_and(sx_bin(SX_SLE, L, start), sx_bin(SX_SLE, zero, L))
+                              : sx_bin(SX_ULE, L, start);
+  if (iv->shift >= 0) f = sx_and(f, shift_fact(iv, L, start, sgn));
   return sgn ? sx_or(sx_bin(SX_SLT, start, zero), f) : f;
 }
 

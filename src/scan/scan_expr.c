@@ -415,6 +415,13 @@ static void print_rec(scan_buf *b, const sx *e, int depth) {
     return;
   default: {
     const char *t = e->w == 1 && e->op == SX_AND ? "&&" : e->w == 1 && e->op == SX_OR ? "||" : op_text(e->op);
+    int64_t neg = e->op == SX_ADD && e->b->op == SX_CONST ? sx_sext_val(e->b->k, e->w) : 0;
+    if (neg < 0 && neg > -(1ll << 20)) {
+      /* x + -1 reads x - 1 */
+      print_child(b, e, e->a, false, depth);
+      buf_add(b, " - %lld", (long long)-neg);
+      return;
+    }
     print_child(b, e, e->a, false, depth);
     buf_add(b, " %s ", t);
     print_child(b, e, e->b, true, depth);

@@ -144,6 +144,9 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
     n = call_args(I, call, callee, &a);
     if (n > 0 && a[0].k == V_ADDR) lv_store(I, a[0].addr, v_fresh(a[0].addr->type, VK_INPUT, lv_name(a[0].addr), loc, NULL), call);
     *out = input_val(I, call, rt);
+    /* it reads at most the count it was asked for */
+    if (n >= 3 && a[2].k == V_INT && out->k == V_INT && out->e->op == SX_VAR && out->e->w == a[2].e->w)
+      scan_var_fact((int)out->e->k, sx_bin(SX_ULE, out->e, a[2].e));
     return true;
   }
   bool managed = !strcmp(name, "cudaMallocManaged"), pinned = !strcmp(name, "cudaMallocHost") || !strcmp(name, "cudaHostAlloc");
@@ -159,7 +162,11 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
       const char *pn = a[1].k == V_ADDR ? lv_name(a[1].addr) : "pitch";
       int pv = scan_var_new(VK_RUNTIME, pn, 64, false, loc);
       const sx *pitch = sx_var(pv), *w = size64(a[2]);
+      /* the runtime pads rows to its alignment: at least the width, and by
+         less than 1 KiB (the alignment is at most 512 bytes) */
       scan_var_fact(pv, sx_bin(SX_ULE, w, pitch));
+      scan_var_fact(pv, sx_bin(SX_ULE, pitch, sx_bin(SX_ADD, w, sx_const(64, 1023))));
+      scan_var_fact(pv, sx_bin(SX_ULE, w, sx_const(64, 1ull << 40)));
       if (a[1].k == V_ADDR) lv_store(I, a[1].addr, v_conv(v_int(pitch), clang_getCursorType(arg(call, 2)), a[1].addr->type, loc), call);
       const sx *size = sx_bin(SX_MUL, pitch, size64(a[3]));
       val p = alloc(I, RG_PITCHED, call, clang_getNullCursor(), size, target_name(a[0], arg(call, 0)));
