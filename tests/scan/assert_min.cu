@@ -1,5 +1,5 @@
 // Guards written as assert and as min(): assert(i <= n) lets i = n through,
-// and the clamp min(i, n) does not clamp to the last element.
+// and the clamp min(i, n) does not clamp to the last element (n = 15, i = 15).
 // RUN: not %gsan-scan %s > %t.txt
 // RUN: %FileCheck %s < %t.txt
 #include <cassert>
@@ -11,9 +11,9 @@ __global__ void gather(const float *in, float *out, const int *idx, int n) {
   assert(i <= n);
   // CHECK: assert_min.cu:[[@LINE+1]]:3: warning: out-of-bounds write to 'out' [gsan-scan-oob]
   out[i] = in[min(i, n)];
-  // CHECK: note: witness: WITNESS1
+  // CHECK: note: witness: n=15, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=15: index 15 >= size 15
   // CHECK: assert_min.cu:[[@LINE-2]]:12: warning: out-of-bounds read of 'in' [gsan-scan-oob]
-  // CHECK: note: witness: WITNESS2
+  // CHECK: note: witness: n=15, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=15: index 15 >= size 15
 }
 
 int main(int argc, char **argv) {

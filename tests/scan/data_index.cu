@@ -14,11 +14,11 @@ __global__ void push(const int *nindex, const int *nlist, int *data1, const int 
     for (int j = nindex[i]; j < nindex[i + 1]; j++) {
       // CHECK: data_index.cu:[[@LINE+1]]:22: warning: the index of the read of 'nlist' is read from memory and not validated [gsan-scan-unvalidated-index]
       int neighbor = nlist[j];
-      // CHECK: note: witness: numv=1, nume=4, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=0, j=8, nindex[i]=0, nindex[i + 1]=9: index 8 >= size 4
+      // CHECK: note: witness: numv=15, nume=9, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=0, j=14, nindex[i]=0, nindex[i + 1]=15: index 14 >= size 9
       // CHECK: data_index.cu:[[@LINE+2]]:18: warning: the index of the atomic access to 'data1' is read from memory and not validated [gsan-scan-unvalidated-index]
       // CHECK: data_index.cu:[[@LINE-3]]:22: note: 'nlist[j]' is read here
       atomicMin(&data1[neighbor], data2[i]);
-      // CHECK: note: witness: numv=16, nume=16, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=14, nlist[j]=16: index 16 >= size 16
+      // CHECK: note: witness: numv=9, nume=16, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=0, nlist[j]=9: index 9 >= size 9
     }
   }
 }

@@ -1,7 +1,7 @@
 // SCuBA's fluidAdvection (advCubature): the kernel is launched with a fixed
-// 16x16 block, the buffer it reads is sized by two inputs. With cubN = 1 and
-// Nelements = 1 the buffer holds 8 * 1 * 3 = 24 doubles, but thread (4, 8)
-// reads cubD[8 * 16 + 4] = cubD[132].
+// 16x16 block, the buffer it reads is sized by two inputs. With cubN = 2 and
+// Nelements = 3 the buffer holds 27 * 3 * 3 = 243 doubles, but thread (11, 15)
+// reads cubD[15 * 16 + 11] = cubD[251].
 // RUN: not %gsan-scan %s > %t.txt
 // RUN: %FileCheck %s < %t.txt
 #include <cstdlib>
@@ -27,5 +27,5 @@ int main(int argc, char **argv) {
   advCubature<<<Nelements, dim3(16, 16)>>>(out, cubD, Nelements);
   return 0;
 }
-// CHECK: note: witness: cubN=1, Nelements=1, blockDim.x=16, blockDim.y=16, threadIdx.x=4, threadIdx.y=8: index 132 >= size 24
+// CHECK: note: witness: cubN=2, Nelements=3, blockDim.x=16, blockDim.y=16, threadIdx.x=11, threadIdx.y=15: index 251 >= size 243
 // CHECK: gsan scan: 1 finding, 0 unknown in 2 accesses

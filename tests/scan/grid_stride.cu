@@ -10,7 +10,7 @@ __global__ void bump(float *a, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += blockDim.x * gridDim.x)
     // CHECK: grid_stride.cu:[[@LINE+1]]:5: warning: out-of-bounds write to 'a' [gsan-scan-oob]
     a[i] += 1.0f;
-  // CHECK: note: witness: WITNESS1
+  // CHECK: note: witness: n=255, gridDim.x=32, blockDim.x=256, blockIdx.x=0, threadIdx.x=255, i=255: index 255 >= size 255
 }
 
 int main(int argc, char **argv) {

@@ -10,10 +10,10 @@
 
 // CHECK: inputs.cu:[[@LINE+1]]:55: warning: out-of-bounds read of 'a' [gsan-scan-oob]
 __global__ void take_a(const int *a, int i) { int x = a[i]; (void)x; }
-// CHECK: note: witness: WITNESS1
+// CHECK: note: witness: argc=16, n=15, scanf@26=1: index -1 of 'd' < 0
 // CHECK: inputs.cu:[[@LINE+1]]:55: warning: out-of-bounds read of 'a' [gsan-scan-oob]
 __global__ void take_b(const int *a, int i) { int x = a[i]; (void)x; }
-// CHECK: note: witness: WITNESS2
+// CHECK: note: witness: n=1, scanf@26=1, got=2: index 2 of 'd' >= size 1
 // CHECK: inputs.cu:[[@LINE+1]]:55: remark: cannot decide whether the read of 'a' stays in bounds: 'd' is a parameter of 'library_entry', which nothing in the analysed code calls [gsan-scan-unknown]
 __global__ void take_c(const int *a, int i) { int x = a[i]; (void)x; }
 

@@ -9,12 +9,12 @@
 
 template <int rd>
 __global__ void kalman(const double *RQR, const double *T, double *P, int n) {
-  // CHECK: local_arrays.cu:[[@LINE+1]]:10: note: 'l_RQR' declared here with size 8 * 8 bytes
   double l_RQR[rd], l_T[rd], l_P[rd];
   int b = blockIdx.x;
   if (b >= n) return;
   for (int i = 0; i <= rd; i++)
-    // CHECK-DAG: local_arrays.cu:[[@LINE+1]]:5: warning: out-of-bounds write to 'l_RQR' [gsan-scan-oob]
+    // CHECK: local_arrays.cu:[[@LINE+2]]:5: warning: out-of-bounds write to 'l_RQR' [gsan-scan-oob]
+    // CHECK: local_arrays.cu:[[@LINE-5]]:10: note: 'l_RQR' declared here with size 8 * 8 bytes
     l_RQR[i] = RQR[b * rd + i];
   for (int i = 0; i < rd; i++) l_T[i] = T[b * rd + i];
   for (int i = 0; i < rd; i++) l_P[i] = l_RQR[i] + l_T[i];

@@ -1,5 +1,6 @@
 // The grid is rounded up to whole blocks of 256 threads, the kernel has no
-// guard: whenever n is not a multiple of 256 the last block runs past the end.
+// guard: whenever n is not a multiple of 256 the last block runs past the end
+// (n = 15: one block of 256 threads, thread 15 is the first past the end).
 // RUN: not %gsan-scan %s > %t.txt
 // RUN: %FileCheck %s < %t.txt
 #include <cstdlib>
@@ -11,9 +12,9 @@ __global__ void saxpy(float *y, const float *x, float a, int n) {
   y[i] = a * x[i] + y[i];
   // CHECK: note: 'd_y' allocated here with size n * 4 bytes
   // CHECK: note: kernel 'saxpy' launched here
-  // CHECK: note: witness: n=1, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=1: index 1 of 'd_y' >= size 1
+  // CHECK: note: witness: n=15, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=15: index 15 of 'd_y' >= size 15
   // CHECK: missing_guard.cu:[[@LINE-4]]:14: warning: out-of-bounds read of 'x' [gsan-scan-oob]
-  // CHECK: note: witness: n=1, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=1: index 1 of 'd_x' >= size 1
+  // CHECK: note: witness: n=15, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=15: index 15 of 'd_x' >= size 15
   // CHECK: missing_guard.cu:[[@LINE-6]]:21: warning: out-of-bounds read of 'y' [gsan-scan-oob]
 }
 

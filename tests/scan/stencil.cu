@@ -9,9 +9,9 @@ __global__ void stencil(const float *in, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   // CHECK: stencil.cu:[[@LINE+4]]:12: warning: out-of-bounds read of 'in' [gsan-scan-oob]
-  // CHECK: note: witness: WITNESS1
+  // CHECK: note: witness: n=14, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=0: index -1 < 0
   // CHECK: stencil.cu:[[@LINE+2]]:32: warning: out-of-bounds read of 'in' [gsan-scan-oob]
-  // CHECK: note: witness: WITNESS2
+  // CHECK: note: witness: n=15, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=14: index 15 >= size 15
   out[i] = in[i - 1] + in[i] + in[i + 1];
 }
 

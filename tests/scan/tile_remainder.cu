@@ -1,7 +1,7 @@
 // A tiled matrix multiply that assumes N is a multiple of the tile: the loads
 // into shared memory are unguarded, so for N = 17 the second tile reads past
-// row and matrix ends. Witnesses checked by hand: A[15 * 14 + 14] = A[224] of
-// 196; B[13 * 12 + 9] = B[165] of 144; C[12 * 7 + 0] = C[84] of 49.
+// row and matrix ends. Witnesses checked by hand: A[13 * 12 + 0] = A[156] of
+// 144; B[15 * 15 + 4] = B[229] of 225; C[14 * 15 + 15] = C[225] of 225.
 // RUN: not %gsan-scan %s > %t.txt
 // RUN: %FileCheck %s < %t.txt
 #include <cstdlib>
@@ -17,17 +17,17 @@ __global__ void matmul(const float *A, const float *B, float *C, int N) {
   for (int t = 0; t < (N + TILE - 1) / TILE; t++) {
     // CHECK: tile_remainder.cu:[[@LINE+1]]:18: warning: out-of-bounds read of 'A' [gsan-scan-oob]
     As[ty][tx] = A[row * N + t * TILE + tx];
-    // CHECK: note: witness: N=14, gridDim.y=1, blockDim.x=16, blockDim.y=16, blockIdx.y=0, threadIdx.x=14, threadIdx.y=15, t=0: index 224 >= size 196
+    // CHECK: note: witness: N=12, gridDim.y=1, blockDim.x=16, blockDim.y=16, blockIdx.y=0, threadIdx.x=0, threadIdx.y=13, t=0: index 156 >= size 144
     // CHECK: tile_remainder.cu:[[@LINE+1]]:18: warning: out-of-bounds read of 'B' [gsan-scan-oob]
     Bs[ty][tx] = B[(t * TILE + ty) * N + col];
-    // CHECK: note: witness: N=12, gridDim.x=1, blockDim.x=16, blockDim.y=16, blockIdx.x=0, threadIdx.x=9, threadIdx.y=13, t=0: index 165 >= size 144
+    // CHECK: note: witness: N=15, gridDim.x=1, blockDim.x=16, blockDim.y=16, blockIdx.x=0, threadIdx.x=4, threadIdx.y=15, t=0: index 229 >= size 225
     __syncthreads();
     for (int k = 0; k < TILE; k++) sum += As[ty][k] * Bs[k][tx];
     __syncthreads();
   }
   // CHECK: tile_remainder.cu:[[@LINE+1]]:3: warning: out-of-bounds write to 'C' [gsan-scan-oob]
   C[row * N + col] = sum;
-  // CHECK: note: witness: N=7, gridDim.x=1, gridDim.y=1, blockDim.x=16, blockDim.y=16, blockIdx.x=0, blockIdx.y=0, threadIdx.x=0, threadIdx.y=12: index 84 >= size 49
+  // CHECK: note: witness: N=15, gridDim.x=1, gridDim.y=1, blockDim.x=16, blockDim.y=16, blockIdx.x=0, blockIdx.y=0, threadIdx.x=15, threadIdx.y=14: index 225 >= size 225
 }
 
 int main(int argc, char **argv) {

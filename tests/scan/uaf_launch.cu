@@ -10,7 +10,6 @@ __global__ void fill(float *a, int n) {
   if (i < n) a[i] = 1.0f;
 }
 
-// CHECK: uaf_launch.cu:[[@LINE+1]]:33: note: 'd' freed here
 static void release(float *p) { cudaFree(p); }
 
 int main(int argc, char **argv) {
@@ -20,7 +19,8 @@ int main(int argc, char **argv) {
   cudaMalloc(&d, n * sizeof(float));
   fill<<<(n + 255) / 256, 256>>>(d, n);
   release(d);
-  // CHECK: uaf_launch.cu:[[@LINE+1]]:34: warning: 'd' is used after it was freed: passed to kernel 'fill' [gsan-scan-use-after-free]
+  // CHECK: uaf_launch.cu:[[@LINE+2]]:34: warning: 'd' is used after it was freed: passed to kernel 'fill' [gsan-scan-use-after-free]
+  // CHECK: uaf_launch.cu:13:33: note: 'd' freed here
   fill<<<(n + 255) / 256, 256>>>(d, n);
   // CHECK: uaf_launch.cu:[[@LINE+1]]:17: warning: 'd' is used after it was freed: copied by cudaMemcpy [gsan-scan-use-after-free]
   cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
