@@ -5,7 +5,8 @@ tiled matrix multiply, a 2D copy with a 32-bit index, a stencil, a shared-memory
 reduction, a graph kernel with a data-dependent index, dynamic shared memory in
 partitions, local arrays, a grid-stride loop, host copies and a free), each
 kernel with the host function that allocates its buffers and launches it, all
-called from main with sizes read from argv. Usage: scan_gen.py [-o OUT] [--lines N]"""
+called from main with sizes read from argv. Block sizes, tiles, array sizes and
+input limits vary from copy to copy. Usage: scan_gen.py [-o OUT] [--lines N]"""
 import argparse
 import sys
 
@@ -23,7 +24,7 @@ static void run_{k}(int n) {{
   float *a, *b;
   cudaMalloc(&a, n * sizeof(float));
   cudaMalloc(&b, n * sizeof(float));
-  int threads = 256, blocks = (n + threads - 1) / threads;
+  int threads = {threads}, blocks = (n + threads - 1) / threads;
   scale_{k}<<<blocks, threads>>>(a, b, n);
   scale_bad_{k}<<<blocks, threads>>>(a, b, n);
   cudaFree(a);
@@ -31,7 +32,7 @@ static void run_{k}(int n) {{
 }}
 """),
     ("matmul", """
-#define TILE_{k} 16
+#define TILE_{k} {tile}
 __global__ void matmul_{k}(const float *A, const float *B, float *C, int N) {{
   __shared__ float As[TILE_{k}][TILE_{k}];
   __shared__ float Bs[TILE_{k}][TILE_{k}];
@@ -49,7 +50,7 @@ __global__ void matmul_{k}(const float *A, const float *B, float *C, int N) {{
   if (row < N && col < N) C[row * N + col] = sum;
 }}
 static void run_{k}(int N) {{
-  if (N < 1 || N > 4096) return;
+  if (N < 1 || N > {limit2d}) return;
   size_t bytes = (size_t)N * N * sizeof(float);
   float *A, *B, *C;
   cudaMalloc(&A, bytes);
@@ -66,11 +67,11 @@ __global__ void copy2d_{k}(const float *in, float *out, int w, int h) {{
   if (x < w && y < h) out[y * w + x] = in[(size_t)y * w + x];
 }}
 static void run_{k}(int w, int h) {{
-  if (w < 1 || h < 1 || w > 65536 || h > 65536) return;
+  if (w < 1 || h < 1 || w > {wlimit} || h > {wlimit}) return;
   float *in, *out;
   cudaMalloc(&in, (size_t)w * h * sizeof(float));
   cudaMalloc(&out, (size_t)w * h * sizeof(float));
-  dim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);
+  dim3 block({bx}, {by}), grid((w + {bx} - 1) / {bx}, (h + {by} - 1) / {by});
   copy2d_{k}<<<grid, block>>>(in, out, w, h);
 }}
 """),
@@ -92,7 +93,7 @@ __global__ void reduce_{k}(const float *in, float *out, int n) {{
   if (t == 0) out[blockIdx.x] = s[0];
 }}
 static void run_{k}(int n) {{
-  if (n < 3 || n > (1 << 24)) return;
+  if (n < 3 || n > {limit}) return;
   float *in, *out, *part;
   int blocks = (n + 255) / 256;
   cudaMalloc(&in, n * sizeof(float));
@@ -122,13 +123,13 @@ __global__ void push_bad_{k}(const int *nindex, const int *nlist, int *dist, int
     for (int j = nindex[v]; j < nindex[v + 1]; j++) atomicMin(&dist[nlist[j]], dist[v] + 1);
 }}
 static void run_{k}(int numv, int nume) {{
-  if (numv < 1 || nume < 1 || numv > 1000000 || nume > 10000000) return;
+  if (numv < 1 || nume < 1 || numv > {limit} || nume > 8 * {limit}) return;
   int *nindex, *nlist, *dist;
   cudaMalloc(&nindex, (numv + 1) * sizeof(int));
   cudaMalloc(&nlist, nume * sizeof(int));
   cudaMalloc(&dist, numv * sizeof(int));
-  push_{k}<<<(numv + 127) / 128, 128>>>(nindex, nlist, dist, numv, nume);
-  push_bad_{k}<<<(numv + 127) / 128, 128>>>(nindex, nlist, dist, numv);
+  push_{k}<<<(numv + {threads} - 1) / {threads}, {threads}>>>(nindex, nlist, dist, numv, nume);
+  push_bad_{k}<<<(numv + {threads} - 1) / {threads}, {threads}>>>(nindex, nlist, dist, numv);
 }}
 """),
     ("partitions", """
@@ -139,10 +140,10 @@ __global__ void filter_{k}(const float *zi, float *out, int sections, int width)
   float *s_coef = s_zi + sections * width;
   int tx = threadIdx.x;
   for (int i = 0; i < width; i++) s_zi[tx * width + i] = zi[tx * width + i];
-  for (int c = 0; c < 6; c++) s_coef[tx * 6 + c] = 0.5f;
+  for (int c = 0; c < {coef}; c++) s_coef[tx * {coef} + c] = 0.5f;
   __syncthreads();
   float acc = 0.0f;
-  for (int i = 0; i < width; i++) acc += s_zi[tx * width + i] * s_coef[tx * 6 + i % 6];
+  for (int i = 0; i < width; i++) acc += s_zi[tx * width + i] * s_coef[tx * {coef} + i % {coef}];
   s_out[tx] = acc;
   out[tx] = s_out[tx];
 }}
@@ -151,7 +152,7 @@ static void run_{k}(int sections, int width) {{
   float *zi, *out;
   cudaMalloc(&zi, sections * width * sizeof(float));
   cudaMalloc(&out, sections * sizeof(float));
-  size_t shm = (sections + sections * width + sections * 6) * sizeof(float);
+  size_t shm = (sections + sections * width + sections * {coef}) * sizeof(float);
   filter_{k}<<<1, sections, shm>>>(zi, out, sections, width);
 }}
 """),
@@ -170,14 +171,14 @@ __global__ void stride_{k}(float *a, int n) {{
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) a[i] *= 0.5f;
 }}
 static void run_{k}(int n) {{
-  if (n < 1 || n > (1 << 20)) return;
+  if (n < 1 || n > {limit}) return;
   double *in, *out;
   float *f;
-  cudaMalloc(&in, n * 6 * sizeof(double));
-  cudaMalloc(&out, n * 6 * sizeof(double));
+  cudaMalloc(&in, n * {r} * sizeof(double));
+  cudaMalloc(&out, n * {r} * sizeof(double));
   cudaMalloc(&f, n * sizeof(float));
-  kalman_{k}<6><<<(n + 63) / 64, 64>>>(in, out, n);
-  stride_{k}<<<64, 256>>>(f, n);
+  kalman_{k}<{r}><<<(n + 63) / 64, 64>>>(in, out, n);
+  stride_{k}<<<{grid}, {threads}>>>(f, n);
   cudaFree(f);
 }}
 """),
@@ -196,7 +197,12 @@ def main():
     lines = 0
     while lines < a.lines - 20:
         name, text = PATTERNS[k % len(PATTERNS)]
-        chunk = text.format(k=k)
+        # constants vary from copy to copy, as they do between real kernels
+        v = k // len(PATTERNS)
+        chunk = text.format(k=k, threads=(64, 128, 256, 512)[v % 4], tile=(8, 16, 32)[v % 3],
+                            limit=(1 << 20) + 4096 * (v % 5), limit2d=(1024, 2048, 4096)[v % 3],
+                            wlimit=(16384, 32768, 65536)[v % 3], bx=(16, 32)[v % 2], by=(16, 8)[v % 2],
+                            coef=4 + v % 4, r=4 + v % 5, grid=(32, 64, 128)[v % 3])
         body.append(chunk)
         calls.append("  run_{k}({args});".format(k=k, args=ARGS[name]))
         lines += chunk.count("\n") + 1

@@ -50,6 +50,11 @@ void z3_end(void);
 Z3_solver z3_solver(const char *logic, uint64_t rlimit);
 void z3_release(Z3_solver s);
 
+/* decide(q) through a cache of answers keyed by the question's structure
+   (scan_cache.c); values as decide gives them */
+qres cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, uint64_t *));
+unsigned cache_hits(void);
+
 /* an expression's value under an assignment (semantics as the solver's) */
 uint64_t sx_eval(const sx *e, const uint64_t *values);
 
