@@ -16,7 +16,7 @@ SCAN_DATA := $(BUILD)/share/gsan/scan/scan_cuda.h \
 SCAN_CFLAGS := -I$(SCAN_LLVM)/include
 SCAN_LIBS   := -L$(SCAN_LLVM)/lib -Wl,-rpath,$(SCAN_LLVM)/lib -lclang -lz3
 
-.PHONY: scan scan-check
+.PHONY: scan scan-check bench-scan
 ifneq ($(and $(SCAN_LLVM),$(SCAN_Z3)),)
 all: $(BUILD)/bin/gsan-scan $(SCAN_DATA)
 else
