@@ -2,7 +2,7 @@
 # Dependencies. `deps.sh build`: what libgsan compiles against (libelf, libdw
 # and libzstd headers, or a prepared DEPS_DIR with include/ and lib/ for machines
 # that cannot install packages). `deps.sh test`: that, and the CUDA toolkit,
-# LLVM's FileCheck and lit, and for gsan scan libclang, Z3 and jsonschema. What is missing is installed when run as root
+# LLVM's FileCheck and lit. What is missing is installed when run as root
 # (Debian/Ubuntu), otherwise the command to run is printed.
 set -eu
 what=${1:-test}
@@ -43,6 +43,16 @@ if ! { ls /usr/lib/llvm-*/bin/FileCheck >/dev/null 2>&1 || command -v FileCheck 
     pkg=$(apt-cache search --names-only '^llvm-[0-9]+-tools$' | sort -t- -k2 -n | tail -n 1 | cut -d' ' -f1)
   apt_install "$pkg"
 fi
+if ! python3 -c 'import lit' >/dev/null 2>&1; then
+  if [ $root = 1 ] || [ -n "${VIRTUAL_ENV:-}" ]; then
+    echo "gsan: installing lit"
+    # a Debian-managed python refuses plain pip installs (PEP 668)
+    python3 -m pip install -q lit 2>/dev/null || python3 -m pip install -q --break-system-packages lit
+  else
+    echo "gsan: lit is missing: run  python3 -m pip install --user lit" >&2
+    exit 1
+  fi
+fi
 # gsan scan: the newest libclang Debian offers (17 or newer, for the C API's
 # operator kinds) and Z3's C API; jsonschema for the SARIF test
 if ! ls /usr/lib/llvm-*/include/clang-c/Index.h 2>/dev/null | sed 's|/usr/lib/llvm-\([0-9]*\)/.*|\1|' | awk '$1 >= 17 { ok = 1 } END { exit !ok }'; then
@@ -56,16 +66,6 @@ if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
     apt_install python3-jsonschema
   else
     echo "gsan: jsonschema is missing: run  sudo apt-get install python3-jsonschema" >&2
-    exit 1
-  fi
-fi
-if ! python3 -c 'import lit' >/dev/null 2>&1; then
-  if [ $root = 1 ] || [ -n "${VIRTUAL_ENV:-}" ]; then
-    echo "gsan: installing lit"
-    # a Debian-managed python refuses plain pip installs (PEP 668)
-    python3 -m pip install -q lit 2>/dev/null || python3 -m pip install -q --break-system-packages lit
-  else
-    echo "gsan: lit is missing: run  python3 -m pip install --user lit" >&2
     exit 1
   fi
 fi
