@@ -148,7 +148,6 @@ typedef struct {
   const char *why;       /* RG_UNKNOWN */
   const sx *freed;       /* condition under which it has been freed so far; NULL: never */
   scan_loc free_site;
-  bool host_side;        /* allocated for the host (malloc, new[], cudaMallocHost) */
   int ctx;               /* launch context for per-launch arrays, else -1 */
 } scan_region;
 

@@ -541,7 +541,6 @@ void declare_var(interp *I, CXCursor d) {
       r = device_array(I, d, t);
     } else {
       r = model_region(RG_HOSTVAR, cur_name(d), loc, sx_const(64, ct_size(t)), scan_fmt("%llu", (unsigned long long)ct_size(t)));
-      model_reg(r)->host_side = true;
     }
     env_put(I->env, fr, d, v_ptr(r, sx_const(64, 0)));
     return;

@@ -44,12 +44,9 @@ static const char *target_name(val p, CXCursor arg) {
   return cur_text(cur_strip(arg));
 }
 
-static val alloc(interp *I, scan_rkind k, CXCursor call, CXCursor size_arg, const sx *size, const char *name) {
+static val alloc(scan_rkind k, CXCursor call, CXCursor size_arg, const sx *size, const char *name) {
   const char *text = clang_Cursor_isNull(size_arg) ? NULL : cur_text(size_arg);
-  int r = model_region(k, name, cur_loc(call), size, text);
-  model_reg(r)->host_side = k == RG_HOST || k == RG_PINNED;
-  (void)I;
-  return v_ptr(r, sx_const(64, 0));
+  return v_ptr(model_region(k, name, cur_loc(call), size, text), sx_const(64, 0));
 }
 
 static const sx *size64(val v) {
@@ -61,7 +58,7 @@ static const sx *size64(val v) {
 static void alloc_into(interp *I, scan_rkind k, CXCursor call, val pp, CXCursor pp_arg, CXCursor size_arg, val size) {
   const sx *s = size64(size);
   if (!s) s = scan_opaque(64, false, cur_loc(call), "the allocation's size is not a value the model follows");
-  val p = alloc(I, k, call, size_arg, s, target_name(pp, pp_arg));
+  val p = alloc(k, call, size_arg, s, target_name(pp, pp_arg));
   if (pp.k == V_ADDR) lv_store(I, pp.addr, p, call);
 }
 
@@ -169,7 +166,7 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
       scan_var_fact(pv, sx_bin(SX_ULE, w, sx_const(64, 1ull << 40)));
       if (a[1].k == V_ADDR) lv_store(I, a[1].addr, v_conv(v_int(pitch), clang_getCursorType(arg(call, 2)), a[1].addr->type, loc), call);
       const sx *size = sx_bin(SX_MUL, pitch, size64(a[3]));
-      val p = alloc(I, RG_PITCHED, call, clang_getNullCursor(), size, target_name(a[0], arg(call, 0)));
+      val p = alloc(RG_PITCHED, call, clang_getNullCursor(), size, target_name(a[0], arg(call, 0)));
       model_reg(p.region)->size_text = scan_fmt("%s * %s", pn, cur_text(arg(call, 3)));
       if (a[0].k == V_ADDR) lv_store(I, a[0].addr, p, call);
     }
@@ -185,7 +182,7 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
     if (!strcmp(name, "realloc")) free_of(I, a[0], call, arg(call, 0), name);
     const sx *s = size64(size);
     const char *nm = I->hint_name && clang_equalCursors(I->hint_call, call) ? I->hint_name : "the buffer";
-    *out = alloc(I, RG_HOST, call, sa, s ? s : scan_opaque(64, false, loc, "the allocation's size is not a value the model follows"), nm);
+    *out = alloc(RG_HOST, call, sa, s ? s : scan_opaque(64, false, loc, "the allocation's size is not a value the model follows"), nm);
     return true;
   }
   if (!strcmp(name, "cudaFree") || !strcmp(name, "cudaFreeAsync") || !strcmp(name, "cudaFreeHost") || !strcmp(name, "free")) {
@@ -219,7 +216,6 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
     *out = ct_of(rt).k == CT_INT ? v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL) : a[0];
     return true;
   }
-  (void)kind;
   return false;
 }
 
@@ -243,7 +239,7 @@ void host_new(interp *I, CXCursor e, val *out) {
     }
   }
   const char *nm = I->hint_name && clang_equalCursors(I->hint_call, e) ? I->hint_name : "the buffer";
-  *out = alloc(I, RG_HOST, e, sa, size, nm);
+  *out = alloc(RG_HOST, e, sa, size, nm);
   if (!clang_Cursor_isNull(sa)) model_reg(out->region)->size_text = scan_fmt("(%s) * %llu", cur_text(sa), (unsigned long long)es);
 }
 

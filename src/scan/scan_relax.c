@@ -41,26 +41,16 @@ static Z3_ast num(rx *x, i128 v) {
   return Z3_mk_numeral(x->C, p, x->real);
 }
 
-static Z3_ast add(rx *x, Z3_ast a, Z3_ast b) {
+/* a Z3 n-ary term of two operands */
+static Z3_ast two(rx *x, Z3_ast (*mk)(Z3_context, unsigned, Z3_ast const[]), Z3_ast a, Z3_ast b) {
   Z3_ast v[2] = {a, b};
-  return Z3_mk_add(x->C, 2, v);
+  return mk(x->C, 2, v);
 }
-static Z3_ast mul(rx *x, Z3_ast a, Z3_ast b) {
-  Z3_ast v[2] = {a, b};
-  return Z3_mk_mul(x->C, 2, v);
-}
-static Z3_ast sub(rx *x, Z3_ast a, Z3_ast b) {
-  Z3_ast v[2] = {a, b};
-  return Z3_mk_sub(x->C, 2, v);
-}
-static Z3_ast and2(rx *x, Z3_ast a, Z3_ast b) {
-  Z3_ast v[2] = {a, b};
-  return Z3_mk_and(x->C, 2, v);
-}
-static Z3_ast or2(rx *x, Z3_ast a, Z3_ast b) {
-  Z3_ast v[2] = {a, b};
-  return Z3_mk_or(x->C, 2, v);
-}
+static Z3_ast add(rx *x, Z3_ast a, Z3_ast b) { return two(x, Z3_mk_add, a, b); }
+static Z3_ast mul(rx *x, Z3_ast a, Z3_ast b) { return two(x, Z3_mk_mul, a, b); }
+static Z3_ast sub(rx *x, Z3_ast a, Z3_ast b) { return two(x, Z3_mk_sub, a, b); }
+static Z3_ast and2(rx *x, Z3_ast a, Z3_ast b) { return two(x, Z3_mk_and, a, b); }
+static Z3_ast or2(rx *x, Z3_ast a, Z3_ast b) { return two(x, Z3_mk_or, a, b); }
 /* a < b between integers */
 static Z3_ast lt(rx *x, Z3_ast a, Z3_ast b) { return Z3_mk_le(x->C, add(x, a, num(x, 1)), b); }
 static Z3_ast le(rx *x, Z3_ast a, Z3_ast b) { return Z3_mk_le(x->C, a, b); }

@@ -150,8 +150,7 @@ void unit_analyse(scan_tu *t) {
   for (size_t i = 0; i < u.templates.n; i++) {
     CXCursor f = u.templates.v[i];
     if (!was_entered(f) && (is_kernel(f) || is_device_only(f))) {
-      scan_finding *fd = diag_new(FK_UNKNOWN, cur_loc(f), scan_fmt("'%s' is a template that is never instantiated: its accesses are not analysed", cur_name(f)));
-      (void)fd;
+      diag_new(FK_UNKNOWN, cur_loc(f), scan_fmt("'%s' is a template that is never instantiated: its accesses are not analysed", cur_name(f)));
     }
   }
 }
