@@ -143,6 +143,13 @@ install: all
 	install -m 755 $(BUILD)/bin/gsan $(DESTDIR)$(PREFIX)/bin/gsan
 	ln -sf gsan $(DESTDIR)$(PREFIX)/bin/gsan-nvcc
 	install -m 644 include/gsan/*.h $(DESTDIR)$(PREFIX)/include/gsan/
+	if [ -x $(BUILD)/bin/gsan-scan ]; then \
+	  install -d $(DESTDIR)$(PREFIX)/share/gsan/scan/cuda-include && \
+	  install -m 755 $(BUILD)/bin/gsan-scan $(DESTDIR)$(PREFIX)/bin/gsan-scan && \
+	  install -m 644 src/scan/scan_cuda.h $(DESTDIR)$(PREFIX)/share/gsan/scan/ && \
+	  install -m 644 src/scan/cuda-include/*.h $(DESTDIR)$(PREFIX)/share/gsan/scan/cuda-include/; fi
 
 clean:
 	rm -rf $(BUILD)
+
+include src/scan/scan.mk

@@ -73,3 +73,19 @@ if ! python3 -c 'import lit' >/dev/null 2>&1; then
     exit 1
   fi
 fi
+# gsan scan: the newest libclang Debian offers (17 or newer, for the C API's
+# operator kinds) and Z3's C API; jsonschema for the SARIF test
+if ! ls /usr/lib/llvm-*/include/clang-c/Index.h 2>/dev/null | sed 's|/usr/lib/llvm-\([0-9]*\)/.*|\1|' | awk '$1 >= 17 { ok = 1 } END { exit !ok }'; then
+  pkg=$(apt-cache search --names-only '^libclang-[0-9]+-dev$' 2>/dev/null | sort -t- -k2 -n | tail -n 1 | cut -d' ' -f1)
+  [ -n "$pkg" ] || { [ $root = 1 ] && apt-get update -qq >/dev/null 2>&1; pkg=$(apt-cache search --names-only '^libclang-[0-9]+-dev$' | sort -t- -k2 -n | tail -n 1 | cut -d' ' -f1); }
+  apt_install "${pkg:-libclang-dev}"
+fi
+[ -f /usr/include/z3.h ] || apt_install libz3-dev
+if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
+  if [ $root = 1 ]; then
+    apt_install python3-jsonschema
+  else
+    echo "gsan: jsonschema is missing: run  sudo apt-get install python3-jsonschema" >&2
+    exit 1
+  fi
+fi

@@ -9,6 +9,7 @@
 int cli_ptx(int argc, char **argv);
 int cli_nvcc(int argc, char **argv);
 int cli_run(int argc, char **argv);
+int cli_scan(int argc, char **argv);
 /* The ptxas wrapper of gsan nvcc's private directory (set up if needed),
  * DIR/wrap/ptxas, in wrapper, and GSAN_REAL_PTXAS set to the toolkit's ptxas
  * unless it is set already. -1 when there is no toolkit. */

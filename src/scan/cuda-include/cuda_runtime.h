@@ -1,0 +1,2 @@
+/* cuda_runtime.h for gsan scan: the declarations are in scan_cuda.h, included first */
+#include "../scan_cuda.h"

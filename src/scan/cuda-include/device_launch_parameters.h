@@ -1,0 +1,2 @@
+/* device_launch_parameters.h for gsan scan: the declarations are in scan_cuda.h, included first */
+#include "../scan_cuda.h"

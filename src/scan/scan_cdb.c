@@ -1,0 +1,113 @@
+/* scan_cdb.c: compile_commands.json, read through libclang's compilation
+ * database. The recorded command may be nvcc's or a host compiler's; only the
+ * flags that shape the source as the parser sees it are kept (include paths,
+ * macros, forced includes, the language standard), with relative paths made
+ * absolute against the command's directory. */
+#include "scan_front.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+static const char *absolute(const char *dir, const char *p) {
+  if (p[0] == '/' || !dir) return scan_strdup(p);
+  return scan_fmt("%s/%s", dir, p);
+}
+
+static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+
+/* a flag with a path argument, joined (-Idir, --include-path=dir) or not */
+static const char *const path_flags[][2] = {
+    {"-I", "-I"}, {"--include-path", "-I"}, {"-isystem", "-isystem"}, {"--system-include", "-isystem"},
+    {"-include", "-include"}, {"--pre-include", "-include"},
+};
+static const char *const macro_flags[][2] = {
+    {"-D", "-D"}, {"--define-macro", "-D"}, {"-U", "-U"}, {"--undefine-macro", "-U"},
+};
+
+static void keep_flags(CXCompileCommand cmd, str_vec *flags) {
+  unsigned n = clang_CompileCommand_getNumArgs(cmd);
+  CXString ds = clang_CompileCommand_getDirectory(cmd);
+  const char *dir = scan_strdup(clang_getCString(ds));
+  clang_disposeString(ds);
+  str_vec a = {0};
+  for (unsigned i = 0; i < n; i++) {
+    CXString s = clang_CompileCommand_getArg(cmd, i);
+    VEC_PUSH(a, scan_strdup(clang_getCString(s)));
+    clang_disposeString(s);
+  }
+  for (size_t i = 1; i < a.n; i++) {
+    const char *f = a.v[i];
+    bool done = false;
+    for (size_t k = 0; k < sizeof path_flags / sizeof path_flags[0] && !done; k++) {
+      const char *name = path_flags[k][0];
+      size_t len = strlen(name);
+      if (!strcmp(f, name) && i + 1 < a.n) {
+        VEC_PUSH(*flags, path_flags[k][1]);
+        VEC_PUSH(*flags, absolute(dir, a.v[++i]));
+        done = true;
+      } else if (starts(f, name) && (f[len] == '=' || (name[1] != '-' && len == 2 && f[len]))) {
+        VEC_PUSH(*flags, path_flags[k][1]);
+        VEC_PUSH(*flags, absolute(dir, f + len + (f[len] == '=')));
+        done = true;
+      }
+    }
+    for (size_t k = 0; k < sizeof macro_flags / sizeof macro_flags[0] && !done; k++) {
+      const char *name = macro_flags[k][0];
+      size_t len = strlen(name);
+      if (!strcmp(f, name) && i + 1 < a.n) {
+        VEC_PUSH(*flags, scan_fmt("%s%s", macro_flags[k][1], a.v[++i]));
+        done = true;
+      } else if (starts(f, name) && f[len] && (len == 2 || f[len] == '=')) {
+        VEC_PUSH(*flags, scan_fmt("%s%s", macro_flags[k][1], f + len + (f[len] == '=')));
+        done = true;
+      }
+    }
+    if (done) continue;
+    if (starts(f, "-std=") || starts(f, "--std=")) VEC_PUSH(*flags, scan_fmt("-std=%s", strchr(f, '=') + 1));
+    else if ((!strcmp(f, "-std") || !strcmp(f, "--std")) && i + 1 < a.n) VEC_PUSH(*flags, scan_fmt("-std=%s", a.v[++i]));
+  }
+}
+
+static CXCompilationDatabase open_db(const char *dir, const char **err) {
+  CXCompilationDatabase_Error e = CXCompilationDatabase_NoError;
+  CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &e);
+  if (e != CXCompilationDatabase_NoError || !db) {
+    *err = scan_fmt("cannot read '%s/compile_commands.json'", dir);
+    return NULL;
+  }
+  return db;
+}
+
+int cdb_flags(const char *dir, const char *file, str_vec *flags, const char **err) {
+  CXCompilationDatabase db = open_db(dir, err);
+  if (!db) return -1;
+  char real[PATH_MAX];
+  const char *path = realpath(file, real) ? real : file;
+  CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, path);
+  unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
+  if (n) keep_flags(clang_CompileCommands_getCommand(cmds, 0), flags);
+  else *err = scan_fmt("'%s' has no entry in '%s/compile_commands.json'", file, dir);
+  if (cmds) clang_CompileCommands_dispose(cmds);
+  clang_CompilationDatabase_dispose(db);
+  return n ? 0 : -1;
+}
+
+int cdb_files(const char *dir, str_vec *files, const char **err) {
+  CXCompilationDatabase db = open_db(dir, err);
+  if (!db) return -1;
+  CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
+  unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
+  for (unsigned i = 0; i < n; i++) {
+    CXCompileCommand c = clang_CompileCommands_getCommand(cmds, i);
+    CXString fs = clang_CompileCommand_getFilename(c);
+    CXString ds = clang_CompileCommand_getDirectory(c);
+    const char *f = clang_getCString(fs);
+    size_t len = strlen(f);
+    if (len > 3 && !strcmp(f + len - 3, ".cu")) VEC_PUSH(*files, absolute(clang_getCString(ds), f));
+    clang_disposeString(fs);
+    clang_disposeString(ds);
+  }
+  if (cmds) clang_CompileCommands_dispose(cmds);
+  clang_CompilationDatabase_dispose(db);
+  return 0;
+}

@@ -1,0 +1,324 @@
+/* scan_device.c: kernels. A launch binds the kernel's parameters to the
+ * host's argument values and its thread model to the launch configuration:
+ * per launch, variables for gridDim, blockDim, blockIdx and threadIdx with
+ * CUDA's facts (ids below dimensions, dimensions within the hardware's
+ * limits); the body then runs for one generic thread. Also the arrays a
+ * kernel declares (static and dynamic shared, local), the partitions carved
+ * from them, and the device functions the model knows by name. */
+#include "scan_interp.h"
+
+static enum CXCursorKind kind(CXCursor c) { return clang_getCursorKind(c); }
+
+#define MAX_DYNSHM 232448u /* 227 KiB: the most a block can be given (sm_90) */
+
+static const char *const axes = "xyz";
+
+static int new_launch(const char *kernel, scan_loc site, bool free_launch) {
+  scan_launch L;
+  memset(&L, 0, sizeof L);
+  L.kernel = kernel;
+  L.site = site;
+  L.free_launch = free_launch;
+  L.dynshm_region = -1;
+  static const scan_vkind kinds[4] = {VK_GRID, VK_BLOCK, VK_BLOCKIDX, VK_THREADIDX};
+  static const char *const names[4] = {"gridDim", "blockDim", "blockIdx", "threadIdx"};
+  int *arr[4] = {L.grid, L.block, L.bidx, L.tidx};
+  for (int k = 0; k < 4; k++)
+    for (int a = 0; a < 3; a++) {
+      arr[k][a] = scan_var_new(kinds[k], scan_fmt("%s.%c", names[k], axes[a]), 32, false, site);
+      scan_var_get(arr[k][a])->axis = a;
+      scan_var_get(arr[k][a])->launch = (int)M.launches.n;
+    }
+  static const uint64_t max_block[3] = {1024, 1024, 64}, max_grid[3] = {0x7fffffffu, 65535, 65535};
+  const sx *prod = sx_const(64, 1);
+  for (int a = 0; a < 3; a++) prod = sx_bin(SX_MUL, prod, sx_ext(SX_ZEXT, sx_var(L.block[a]), 64));
+  const sx *threads = sx_bin(SX_ULE, prod, sx_const(64, 1024));
+  for (int a = 0; a < 3; a++) {
+    const sx *b = sx_var(L.block[a]), *g = sx_var(L.grid[a]);
+    scan_var_fact(L.block[a], sx_bin(SX_ULE, sx_const(32, 1), b));
+    scan_var_fact(L.block[a], sx_bin(SX_ULE, b, sx_const(32, max_block[a])));
+    scan_var_fact(L.block[a], threads);
+    scan_var_fact(L.grid[a], sx_bin(SX_ULE, sx_const(32, 1), g));
+    scan_var_fact(L.grid[a], sx_bin(SX_ULE, g, sx_const(32, max_grid[a])));
+    scan_var_fact(L.tidx[a], sx_bin(SX_ULT, sx_var(L.tidx[a]), b));
+    scan_var_fact(L.bidx[a], sx_bin(SX_ULT, sx_var(L.bidx[a]), g));
+  }
+  VEC_PUSH(M.launches, L);
+  return (int)M.launches.n - 1;
+}
+
+int launch_count(CXCursor kernel) {
+  const char *n = cur_name(kernel);
+  int c = 0;
+  for (size_t i = 0; i < M.launches.n; i++)
+    if (M.launches.v[i].kernel == n && !M.launches.v[i].free_launch) c++;
+  return c;
+}
+
+typedef struct {
+  CXCursor found;
+} cfg_acc;
+
+static enum CXChildVisitResult cfg_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (kind(c) == CXCursor_CallExpr) {
+    const char *n = cur_name(c);
+    if (!strcmp(n, "__cudaPushCallConfiguration") || !strcmp(n, "cudaConfigureCall")) {
+      ((cfg_acc *)d)->found = c;
+      return CXChildVisit_Break;
+    }
+  }
+  return CXChildVisit_Continue;
+}
+
+bool is_launch(CXCursor call, CXCursor *config) {
+  cfg_acc a = {clang_getNullCursor()};
+  clang_visitChildren(call, cfg_visit, &a);
+  *config = a.found;
+  return !clang_Cursor_isNull(a.found);
+}
+
+/* a dim3 argument's three fields */
+static void dims_of(val v, CXCursor at, const sx *out[3]) {
+  for (int a = 0; a < 3; a++) {
+    char f[2] = {axes[a], 0};
+    val x = v.k == V_REC ? rec_get(v, scan_intern(f)) : v.k == V_INT && a == 0 ? v : v_int(sx_const(32, 1));
+    if (x.k == V_INT && x.e->w != 32) x = v_int(x.e->w > 32 ? sx_ext(SX_TRUNC, x.e, 32) : sx_ext(SX_ZEXT, x.e, 32));
+    out[a] = x.k == V_INT ? x.e : scan_opaque(32, false, cur_loc(at), "a launch dimension is not a value the model follows");
+  }
+}
+
+static void use_of(interp *H, val p, CXCursor at, const char *what) {
+  if (p.k != V_PTR || p.region < 0) return;
+  scan_region *r = model_reg(p.region);
+  if (!r->freed || sx_is_false(H->reach)) return;
+  scan_use u = {cur_loc(at), p.region, H->reach, r->freed, cur_text(at), what};
+  VEC_PUSH(M.uses, u);
+}
+
+void launch(interp *H, CXCursor call, CXCursor config) {
+  CXCursor callee = clang_getCursorReferenced(call);
+  const char *kname = cur_name(callee);
+  scan_loc site = cur_loc(call);
+  int nc = clang_Cursor_getNumArguments(config);
+  val cfg[3];
+  for (int i = 0; i < 3; i++) {
+    cfg[i] = i < nc ? ev(H, clang_Cursor_getArgument(config, (unsigned)i)) : v_int(sx_const(64, 0));
+  }
+  val *args;
+  int na = call_args(H, call, callee, &args);
+  for (int i = 0; i < na; i++)
+    use_of(H, args[i], clang_Cursor_getArgument(call, (unsigned)i), scan_fmt("passed to kernel '%s'", kname));
+  if (sx_is_false(H->reach)) return;
+  CXCursor def = unit_definition(callee);
+  if (clang_Cursor_isNull(def)) return;
+  if (H->device) {
+    /* a launch from device code (dynamic parallelism): its kernel is analysed
+       as if launched freely */
+    run_free(def);
+    return;
+  }
+  int ctx = new_launch(kname, site, false);
+  scan_launch *L = &M.launches.v[ctx];
+  const sx *g[3], *b[3];
+  dims_of(cfg[0], clang_Cursor_getArgument(config, 0), g);
+  dims_of(cfg[1], clang_Cursor_getArgument(config, 1), b);
+  for (int a = 0; a < 3; a++) {
+    scan_var_fact(L->grid[a], sx_bin(SX_EQ, sx_var(L->grid[a]), g[a]));
+    scan_var_fact(L->block[a], sx_bin(SX_EQ, sx_var(L->block[a]), b[a]));
+  }
+  const sx *reach = H->reach;
+  for (int i = 0; i < na; i++)
+    if (args[i].k == V_PTR && args[i].region >= 0) reach = sx_and(reach, model_allocated(args[i].region));
+  if (cfg[2].k == V_INT) {
+    L->dynshm = sx_ext(SX_ZEXT, cfg[2].e, 64);
+    reach = sx_and(reach, sx_bin(SX_ULE, L->dynshm, sx_const(64, MAX_DYNSHM)));
+  } else {
+    L->dynshm = scan_opaque(64, false, site, "the dynamic shared memory size is not a value the model follows");
+  }
+  interp K;
+  memset(&K, 0, sizeof K);
+  K.env = env_new();
+  K.reach = reach;
+  K.device = true;
+  K.ctx = ctx;
+  call_user(&K, def, args, na, call);
+}
+
+void run_free(CXCursor fn) {
+  const char *name = cur_name(fn);
+  scan_loc site = cur_loc(fn);
+  int ctx = new_launch(name, site, true);
+  scan_launch *L = &M.launches.v[ctx];
+  int dv = scan_var_new(VK_INPUT, "dynamic shared size", 64, false, site);
+  L->dynshm = sx_var(dv);
+  scan_var_fact(dv, sx_bin(SX_ULE, L->dynshm, sx_const(64, MAX_DYNSHM)));
+  VEC(val) args = {0};
+  CXCursor *k;
+  int n = cur_children(fn, &k);
+  for (int i = 0; i < n; i++) {
+    if (kind(k[i]) != CXCursor_ParmDecl) continue;
+    CXType t = clang_getCursorType(k[i]);
+    const char *why = scan_fmt("'%s' has no launch in the analysed code, so what '%s' points to is not known", name, cur_name(k[i]));
+    VEC_PUSH(args, v_fresh(t, VK_INPUT, cur_name(k[i]), cur_loc(k[i]), why));
+  }
+  interp K;
+  memset(&K, 0, sizeof K);
+  K.env = env_new();
+  K.reach = sx_true();
+  K.device = true;
+  K.ctx = ctx;
+  call_user(&K, fn, args.v, (int)args.n, fn);
+}
+
+bool builtin_var(interp *I, CXCursor e, val *out) {
+  CXCursor *k;
+  if (cur_children(e, &k) != 1) return false;
+  CXCursor b = cur_strip(k[0]);
+  if (kind(b) != CXCursor_DeclRefExpr) return false;
+  const char *n = cur_name(clang_getCursorReferenced(b));
+  int which = !strcmp(n, "gridDim") ? 0 : !strcmp(n, "blockDim") ? 1 : !strcmp(n, "blockIdx") ? 2 : !strcmp(n, "threadIdx") ? 3 : -1;
+  if (which < 0) return false;
+  const char *ax = cur_member_token(e);
+  int a = !ax ? -1 : ax[0] - 'x';
+  if (!I->device || a < 0 || a > 2) {
+    *out = v_opaque(clang_getCursorType(e), cur_loc(e), scan_fmt("'%s' is not read in a kernel the model follows", cur_text(e)));
+    return true;
+  }
+  scan_launch *L = &M.launches.v[I->ctx];
+  const int *arr = which == 0 ? L->grid : which == 1 ? L->block : which == 2 ? L->bidx : L->tidx;
+  *out = v_int(sx_var(arr[a]));
+  return true;
+}
+
+int device_array(interp *I, CXCursor decl, CXType t) {
+  scan_launch *L = &M.launches.v[I->ctx];
+  scan_loc loc = cur_loc(decl);
+  const char *name = cur_name(decl);
+  bool shared = cur_has_attr(decl, CXCursor_CUDASharedAttr);
+  if (shared && clang_getCanonicalType(t).kind == CXType_IncompleteArray) {
+    if (L->dynshm_region < 0) {
+      L->dynshm_region = model_region(RG_DYNSHARED, name, loc, L->dynshm,
+                                      L->free_launch ? "the dynamic shared size of the launch" : NULL);
+      model_reg(L->dynshm_region)->ctx = I->ctx;
+    }
+    return L->dynshm_region;
+  }
+  if (shared)
+    for (size_t i = 0; i < M.regions.n; i++) {
+      scan_region *r = &M.regions.v[i];
+      if (r->kind == RG_SHARED && r->ctx == I->ctx && !loc_cmp(r->site, loc) && r->name == name) return r->id;
+    }
+  uint64_t size = ct_size(t), el = ct_size(ct_pointee(t));
+  const sx *sz = size ? sx_const(64, size)
+                      : scan_opaque(64, false, loc, scan_fmt("the size of '%s' is not a constant", name));
+  const char *text = size && el ? scan_fmt("%llu * %llu", (unsigned long long)(size / el), (unsigned long long)el) : NULL;
+  int r = model_region(shared ? RG_SHARED : RG_LOCAL, name, loc, sz, text);
+  model_reg(r)->ctx = I->ctx;
+  return r;
+}
+
+/* does the start of a partition stay the same for every thread of a block? */
+static bool uniform(const sx *e) {
+  int_vec vs = {0};
+  unsigned char *seen = scan_alloc(scan_var_count() + 1);
+  sx_vars(e, &vs, seen);
+  for (size_t i = 0; i < vs.n; i++) {
+    scan_vkind k = scan_var_get(vs.v[i])->kind;
+    if (k == VK_THREADIDX || k == VK_LOOP || k == VK_LOADED || k == VK_OPAQUE) return false;
+  }
+  return true;
+}
+
+val device_partition(interp *I, CXCursor decl, val v) {
+  if (v.k != V_PTR || v.region < 0) return v;
+  scan_region *r = model_reg(v.region);
+  if (r->kind != RG_SHARED && r->kind != RG_DYNSHARED && r->kind != RG_LOCAL) return v;
+  if (!uniform(v.e)) return v;
+  scan_part p = {v.region, cur_name(decl), v.e, cur_loc(decl), I->ctx};
+  VEC_PUSH(M.parts, p);
+  v.part = (int)M.parts.n - 1;
+  return v;
+}
+
+/* ---- device functions known by name ---- */
+static bool prefix(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+
+static const char *const atomics[] = {"atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc",
+                                      "atomicDec", "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", NULL};
+static const char *const loads[] = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv", NULL};
+static const char *const stores[] = {"__stcg", "__stcs", "__stwb", "__stwt", NULL};
+static const char *const no_value[] = {"__syncthreads", "__syncwarp", "__threadfence", "__threadfence_block",
+                                       "__threadfence_system", "printf", "__nanosleep", NULL};
+
+static bool in(const char *name, const char *const *list, bool by_prefix) {
+  for (int i = 0; list[i]; i++)
+    if (by_prefix ? prefix(name, list[i]) : !strcmp(name, list[i])) return true;
+  return false;
+}
+
+static val minmax(interp *I, CXCursor call, bool is_max, bool sgn) {
+  val *a;
+  int n = call_args(I, call, clang_getCursorReferenced(call), &a);
+  if (n != 2 || a[0].k != V_INT || a[1].k != V_INT || a[0].e->w != a[1].e->w)
+    return v_opaque(clang_getCursorType(call), cur_loc(call), "the arguments of min/max are not integers the model follows");
+  const sx *lt = sx_bin(sgn ? SX_SLT : SX_ULT, a[0].e, a[1].e);
+  return v_int(is_max ? sx_ite(lt, a[1].e, a[0].e) : sx_ite(lt, a[0].e, a[1].e));
+}
+
+bool device_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out) {
+  CXType rt = clang_getCursorType(call);
+  scan_loc loc = cur_loc(call);
+  int n = clang_Cursor_getNumArguments(call);
+  if (in(name, atomics, true) || in(name, loads, false) || in(name, stores, false)) {
+    val *a;
+    call_args(I, call, callee, &a);
+    CXCursor p = n > 0 ? clang_Cursor_getArgument(call, 0) : clang_getNullCursor();
+    if (n > 0) {
+      uint64_t w = ct_size(ct_pointee(clang_getCursorType(p)));
+      scan_akind k = in(name, loads, false) ? AK_READ : in(name, stores, false) ? AK_WRITE : AK_ATOMIC;
+      CXCursor at = cur_strip(p);
+      if (kind(at) == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(at) == CXUnaryOperator_AddrOf) {
+        CXCursor *k2;
+        if (cur_children(at, &k2) == 1) at = k2[0];
+      }
+      record_access(I, a[0], w, k, at, ptr_text(at));
+    }
+    *out = ct_of(rt).k == CT_VOID ? v_none() : v_fresh(rt, VK_LOADED, cur_text(call), loc, NULL);
+    return true;
+  }
+  ctype t = ct_of(rt);
+  bool is_min = !strcmp(name, "min") || !strcmp(name, "umin") || !strcmp(name, "llmin") || !strcmp(name, "ullmin");
+  bool is_max = !strcmp(name, "max") || !strcmp(name, "umax") || !strcmp(name, "llmax") || !strcmp(name, "ullmax");
+  if ((is_min || is_max) && t.k == CT_INT) {
+    *out = minmax(I, call, is_max, t.sgn);
+    return true;
+  }
+  if ((!strcmp(name, "abs") || !strcmp(name, "labs") || !strcmp(name, "llabs")) && t.k == CT_INT && n == 1) {
+    val x = ev(I, clang_Cursor_getArgument(call, 0));
+    if (x.k != V_INT) return false;
+    const sx *neg = sx_bin(SX_SLT, x.e, sx_const(x.e->w, 0));
+    *out = v_int(sx_ite(neg, sx_un(SX_NEG, x.e), x.e));
+    return true;
+  }
+  if (in(name, no_value, false)) {
+    val *a;
+    call_args(I, call, callee, &a);
+    *out = t.k == CT_VOID ? v_none() : v_opaque(rt, loc, scan_fmt("the value is returned by '%s'", name));
+    return true;
+  }
+  if (prefix(name, "__shfl") || prefix(name, "__ballot") || prefix(name, "__any") || prefix(name, "__all") ||
+      prefix(name, "__syncthreads_")) {
+    val *a;
+    call_args(I, call, callee, &a);
+    *out = v_opaque(rt, loc, scan_fmt("the value comes from other threads ('%s')", name));
+    return true;
+  }
+  if (!strcmp(name, "malloc") || !strcmp(name, "free")) {
+    val *a;
+    call_args(I, call, callee, &a);
+    *out = t.k == CT_VOID ? v_none() : v_unknown_ptr("the pointer comes from the device heap (malloc in a kernel)");
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,131 @@
+/* scan_diag.c: findings and the one printer every message goes through:
+ * FILE:LINE:COL: LEVEL: MESSAGE [tag], then the source line and a caret,
+ * like a compiler's diagnostics; notes follow their finding. Also the
+ * closing summary. SARIF output is in scan_sarif.c. */
+#include "scan.h"
+
+#include <stdlib.h>
+
+static VEC(scan_finding *) F;
+
+static const char *const tags[FK_COUNT] = {"gsan-scan-oob", "gsan-scan-partition-oob", "gsan-scan-unvalidated-index",
+                                           "gsan-scan-use-after-free", "gsan-scan-unknown"};
+static const char *const titles[FK_COUNT] = {
+    "An access can fall outside its allocation for some input",
+    "An access through a partition carved from one array can reach another partition",
+    "An index read from memory is used without being checked against the allocation",
+    "An allocation is used on the host after it was freed",
+    "The model cannot decide whether an access stays in bounds",
+};
+
+const char *fk_tag(scan_fkind k) { return tags[k]; }
+const char *fk_title(scan_fkind k) { return titles[k]; }
+
+scan_finding *diag_new(scan_fkind k, scan_loc loc, const char *msg) {
+  scan_finding *f = scan_alloc(sizeof *f);
+  f->kind = k;
+  f->loc = loc;
+  f->msg = msg;
+  VEC_PUSH(F, f);
+  return f;
+}
+
+void diag_note(scan_finding *f, scan_loc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  scan_note n = {loc, scan_vfmt(fmt, ap)};
+  va_end(ap);
+  VEC_PUSH(f->notes, n);
+}
+
+static int by_loc(const void *a, const void *b) {
+  const scan_finding *x = *(scan_finding *const *)a, *y = *(scan_finding *const *)b;
+  int c = loc_cmp(x->loc, y->loc);
+  if (c) return c;
+  if (x->kind != y->kind) return (int)x->kind - (int)y->kind;
+  return strcmp(x->msg, y->msg);
+}
+
+void diag_sort(void) {
+  if (F.n) qsort(F.v, F.n, sizeof *F.v, by_loc);
+}
+
+size_t diag_count(void) { return F.n; }
+scan_finding *diag_get(size_t i) { return F.v[i]; }
+
+unsigned diag_reported(scan_fkind k) {
+  unsigned n = 0;
+  for (size_t i = 0; i < F.n; i++)
+    if (!F.v[i]->dropped && F.v[i]->kind == k) n++;
+  return n;
+}
+
+/* ---- source lines, for the caret ---- */
+typedef struct {
+  const char *file;
+  char *text;
+  VEC(size_t) starts;
+} src_file;
+
+static VEC(src_file) files;
+
+const char *diag_source_line(const char *file, unsigned line) {
+  src_file *sf = NULL;
+  for (size_t i = 0; i < files.n; i++)
+    if (files.v[i].file == file) sf = &files.v[i];
+  if (!sf) {
+    src_file n = {file, NULL, {0}};
+    FILE *fp = fopen(file, "rb");
+    if (fp) {
+      scan_buf b = {0};
+      char chunk[65536];
+      size_t k;
+      while ((k = fread(chunk, 1, sizeof chunk, fp)) > 0) buf_addn(&b, chunk, k);
+      fclose(fp);
+      n.text = b.s ? b.s : scan_strdup("");
+      VEC_PUSH(n.starts, 0);
+      for (size_t i = 0; i < b.n; i++)
+        if (b.s[i] == '\n') VEC_PUSH(n.starts, i + 1);
+    }
+    VEC_PUSH(files, n);
+    sf = &files.v[files.n - 1];
+  }
+  if (!sf->text || !line || line > sf->starts.n) return NULL;
+  const char *s = sf->text + sf->starts.v[line - 1];
+  const char *e = strchr(s, '\n');
+  return e ? scan_strndup(s, (size_t)(e - s)) : s;
+}
+
+void diag_emit(FILE *out, scan_loc loc, const char *level, const char *msg) {
+  if (!loc.file) {
+    fprintf(out, "%s: %s\n", level, msg);
+    return;
+  }
+  fprintf(out, "%s:%u:%u: %s: %s\n", loc.file, loc.line, loc.col, level, msg);
+  const char *src = diag_source_line(loc.file, loc.line);
+  if (!src) return;
+  fprintf(out, "%s\n", src);
+  /* the caret under the column, keeping the line's tabs so it lines up */
+  for (unsigned i = 0; i + 1 < loc.col && src[i]; i++) fputc(src[i] == '\t' ? '\t' : ' ', out);
+  fputs("^\n", out);
+}
+
+void diag_summary(FILE *out, unsigned accesses) {
+  unsigned findings = 0;
+  for (int k = 0; k < FK_COUNT; k++)
+    if (k != FK_UNKNOWN) findings += diag_reported((scan_fkind)k);
+  unsigned unknown = diag_reported(FK_UNKNOWN);
+  fprintf(out, "gsan scan: %u finding%s, %u unknown in %u access%s\n", findings, findings == 1 ? "" : "s", unknown,
+          accesses, accesses == 1 ? "" : "es");
+}
+
+void diag_print_text(FILE *out, unsigned accesses) {
+  for (size_t i = 0; i < F.n; i++) {
+    scan_finding *f = F.v[i];
+    if (f->dropped) continue;
+    diag_emit(out, f->loc, f->kind == FK_UNKNOWN ? "remark" : "warning", scan_fmt("%s [%s]", f->msg, fk_tag(f->kind)));
+    for (size_t j = 0; j < f->notes.n; j++) diag_emit(out, f->notes.v[j].loc, "note", f->notes.v[j].text);
+    if (f->witness) diag_emit(out, (scan_loc){0}, "note", scan_fmt("witness: %s", f->witness));
+  }
+  diag_summary(out, accesses);
+}

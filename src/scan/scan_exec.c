@@ -1,0 +1,763 @@
+/* scan_exec.c: statements, loops and calls. Both arms of an if run on copies
+ * of the bindings and are joined with the condition; return, break and
+ * continue end the path they are on (the reach becomes false there). A loop
+ * runs its body once for an arbitrary iteration: its induction variable is
+ * a fresh variable bounded by the start value, the step's direction and the
+ * condition; every other variable the loop changes is opaque in the body and
+ * after the loop, so nothing that depends on it is ever called safe by guess. */
+#include "scan_interp.h"
+
+static enum CXCursorKind kind(CXCursor c) { return clang_getCursorKind(c); }
+static bool null(CXCursor c) { return clang_Cursor_isNull(c) != 0; }
+
+/* ---- which variables a statement changes ---- */
+typedef struct {
+  cursor_vec *out;
+} mod_acc;
+
+static CXCursor base_var(CXCursor e) {
+  e = cur_strip(e);
+  if (kind(e) == CXCursor_DeclRefExpr) {
+    CXCursor d = clang_getCursorReferenced(e);
+    if (kind(d) == CXCursor_VarDecl || kind(d) == CXCursor_ParmDecl) return d;
+  }
+  if (kind(e) == CXCursor_MemberRefExpr) {
+    CXCursor *k;
+    if (cur_children(e, &k) == 1 && ct_of(clang_getCursorType(k[0])).k != CT_PTR) return base_var(k[0]);
+  }
+  return clang_getNullCursor();
+}
+
+static void add_mod(mod_acc *a, CXCursor d) {
+  if (null(d)) return;
+  for (size_t i = 0; i < a->out->n; i++)
+    if (clang_equalCursors(a->out->v[i], d)) return;
+  VEC_PUSH(*a->out, d);
+}
+
+static enum CXChildVisitResult mod_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  mod_acc *a = data;
+  CXCursor *k;
+  switch (kind(c)) {
+  case CXCursor_BinaryOperator:
+    if (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign && cur_children(c, &k) == 2)
+      add_mod(a, base_var(k[0]));
+    break;
+  case CXCursor_CompoundAssignOperator:
+    if (cur_children(c, &k) == 2) add_mod(a, base_var(k[0]));
+    break;
+  case CXCursor_UnaryOperator: {
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+    if ((op <= CXUnaryOperator_PreDec && op != CXUnaryOperator_Invalid) || op == CXUnaryOperator_AddrOf)
+      if (cur_children(c, &k) == 1) add_mod(a, base_var(k[0]));
+    break;
+  }
+  case CXCursor_CallExpr: {
+    CXCursor callee = clang_getCursorReferenced(c);
+    int n = clang_Cursor_getNumArguments(c);
+    for (int i = 0; i < n && !null(callee); i++) {
+      CXType pt = clang_getArgType(clang_getCursorType(callee), (unsigned)i);
+      if (ct_of(pt).k == CT_REF && !clang_isConstQualifiedType(clang_getPointeeType(pt)))
+        add_mod(a, base_var(clang_Cursor_getArgument(c, (unsigned)i)));
+    }
+    break;
+  }
+  default: break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+void modified_vars(CXCursor s, cursor_vec *out) {
+  mod_acc a = {out};
+  mod_visit(s, clang_getNullCursor(), &a);
+  clang_visitChildren(s, mod_visit, &a);
+}
+
+static bool in_list(CXCursor d, CXCursor *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (clang_equalCursors(v[i], d)) return true;
+  return false;
+}
+
+/* ---- loops ---- */
+typedef struct {
+  CXCursor var;      /* the counter */
+  CXCursor step_stmt; /* while loops: the statement in the body that steps it */
+  int dir;           /* +1 up, -1 down */
+  bool geometric;    /* *=, <<=, /=, >>= */
+  int shift;         /* geometric by a power of two: the bits per step, else -1 */
+  const sx *step;    /* additive steps: the amount, at the counter's width */
+} ivinfo;
+
+static val *binding(interp *I, CXCursor d, unsigned *frame) {
+  unsigned f = I->fr ? I->fr->id : 0;
+  val *b = env_get(I->env, f, d);
+  if (!b) {
+    b = env_get(I->env, 0, d);
+    f = 0;
+  }
+  if (frame) *frame = f;
+  return b;
+}
+
+typedef struct {
+  cursor_vec *mods;
+  bool invariant;
+} inv_acc;
+
+static enum CXChildVisitResult inv_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  inv_acc *a = data;
+  if (kind(c) == CXCursor_DeclRefExpr && in_list(clang_getCursorReferenced(c), a->mods->v, a->mods->n)) {
+    a->invariant = false;
+    return CXChildVisit_Break;
+  }
+  /* calls and memory reads may differ from one iteration to the next */
+  if (kind(c) == CXCursor_CallExpr || kind(c) == CXCursor_ArraySubscriptExpr ||
+      (kind(c) == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref)) {
+    a->invariant = false;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+static bool loop_invariant(CXCursor e, cursor_vec *mods) {
+  inv_acc a = {mods, true};
+  inv_visit(e, clang_getNullCursor(), &a);
+  if (a.invariant) clang_visitChildren(e, inv_visit, &a);
+  return a.invariant;
+}
+
+/* is s a step of a counter (i++, i += c, i = i + c, i <<= 1, ...)? */
+static bool as_step(interp *I, CXCursor s, cursor_vec *mods, ivinfo *iv) {
+  s = cur_strip(s);
+  CXCursor *k;
+  int n = cur_children(s, &k);
+  memset(iv, 0, sizeof *iv);
+  iv->shift = -1;
+  if (kind(s) == CXCursor_UnaryOperator && n == 1) {
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(s);
+    if (op == CXUnaryOperator_Invalid || op > CXUnaryOperator_PreDec) return false;
+    iv->var = base_var(k[0]);
+    if (null(iv->var) || ct_of(clang_getCursorType(iv->var)).k != CT_INT) return false;
+    iv->dir = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? 1 : -1;
+    iv->step = sx_const(ct_of(clang_getCursorType(iv->var)).w, 1);
+    return true;
+  }
+  if (n != 2) return false;
+  CXCursor lhs = k[0], rhs = k[1];
+  iv->var = base_var(lhs);
+  if (null(iv->var) || kind(cur_strip(lhs)) != CXCursor_DeclRefExpr) return false;
+  ctype vt = ct_of(clang_getCursorType(iv->var));
+  if (vt.k != CT_INT) return false;
+  int op = kind(s) == CXCursor_CompoundAssignOperator || kind(s) == CXCursor_BinaryOperator
+               ? (int)clang_getCursorBinaryOperatorKind(s) : -1;
+  if (op == CXBinaryOperator_Assign) {
+    /* i = i + e, i = e + i, i = i - e */
+    CXCursor r = cur_strip(rhs);
+    CXCursor *rk;
+    if (kind(r) != CXCursor_BinaryOperator || cur_children(r, &rk) != 2) return false;
+    int rop = (int)clang_getCursorBinaryOperatorKind(r);
+    if (rop != CXBinaryOperator_Add && rop != CXBinaryOperator_Sub) return false;
+    if (clang_equalCursors(base_var(rk[0]), iv->var)) rhs = rk[1];
+    else if (rop == CXBinaryOperator_Add && clang_equalCursors(base_var(rk[1]), iv->var)) rhs = rk[0];
+    else return false;
+    op = rop == CXBinaryOperator_Add ? CXBinaryOperator_AddAssign : CXBinaryOperator_SubAssign;
+  }
+  if (!loop_invariant(rhs, mods)) return false;
+  val sv = ev(I, rhs);
+  if (sv.k != V_INT) return false;
+  ctype st = ct_of(clang_getCursorType(rhs));
+  const sx *step = sv.e->w == vt.w ? sv.e : sv.e->w > vt.w ? sx_ext(SX_TRUNC, sv.e, vt.w) : sx_ext(st.sgn ? SX_SEXT : SX_ZEXT, sv.e, vt.w);
+  uint64_t c;
+  bool cst = sx_is_const(step, &c);
+  int64_t sc = cst ? sx_sext_val(c, vt.w) : 0;
+  switch (op) {
+  case CXBinaryOperator_AddAssign:
+  case CXBinaryOperator_SubAssign:
+    iv->dir = op == CXBinaryOperator_AddAssign ? 1 : -1;
+    if (cst && st.sgn && sc < 0) {
+      iv->dir = -iv->dir;
+      step = sx_const(vt.w, (uint64_t)-sc);
+    } else if (!cst && st.sgn) {
+      return false; /* a signed step of unknown sign */
+    } else if (cst && !sc) {
+      return false;
+    }
+    iv->step = step;
+    return true;
+  case CXBinaryOperator_MulAssign:
+  case CXBinaryOperator_ShlAssign:
+  case CXBinaryOperator_DivAssign:
+  case CXBinaryOperator_ShrAssign: {
+    bool shifts = op == CXBinaryOperator_ShlAssign || op == CXBinaryOperator_ShrAssign;
+    if (!cst || sc < 1 || (!shifts && sc < 2) || sc >= 64) return false;
+    iv->dir = op == CXBinaryOperator_MulAssign || op == CXBinaryOperator_ShlAssign ? 1 : -1;
+    iv->geometric = true;
+    iv->shift = shifts ? (int)sc : !(sc & (sc - 1)) ? __builtin_ctzll((unsigned long long)sc) : -1;
+    return true;
+  }
+  default: return false;
+  }
+}
+
+/* the condition mentions the variable directly */
+static bool mentions(CXCursor e, CXCursor d) {
+  cursor_vec one = {0};
+  VEC_PUSH(one, d);
+  return !loop_invariant(e, &one);
+}
+
+/* a while loop's counter: stepped by one top-level statement of the body and
+   changed nowhere else in it */
+static bool while_step(interp *I, CXCursor cond, CXCursor body, cursor_vec *mods, ivinfo *iv) {
+  CXCursor *k;
+  int n = kind(body) == CXCursor_CompoundStmt ? cur_children(body, &k) : 0;
+  for (int i = n - 1; i >= 0; i--) {
+    ivinfo t;
+    if (!as_step(I, k[i], mods, &t) || !mentions(cond, t.var)) continue;
+    cursor_vec other = {0};
+    for (int j = 0; j < n; j++)
+      if (j != i) modified_vars(k[j], &other);
+    if (in_list(t.var, other.v, other.n)) return false;
+    *iv = t;
+    iv->step_stmt = k[i];
+    return true;
+  }
+  return false;
+}
+
+static bool find_iv(interp *I, bool is_for, CXCursor cond, CXCursor inc, CXCursor body, cursor_vec *mods, ivinfo *iv) {
+  if (null(cond)) return false;
+  if (is_for) {
+    if (null(inc) || !as_step(I, inc, mods, iv) || !mentions(cond, iv->var)) return false;
+    cursor_vec inbody = {0};
+    modified_vars(body, &inbody);
+    return !in_list(iv->var, inbody.v, inbody.n);
+  }
+  return while_step(I, cond, body, mods, iv);
+}
+
+typedef struct {
+  interp *I;
+  cursor_vec *mods;
+  scan_loc loc;
+  const char *fmt;
+} havoc_arg;
+
+static val havoc_val(val v, CXType t, scan_loc loc, const char *why) {
+  switch (v.k) {
+  case V_INT: return v_int(scan_opaque(v.e->w, ct_of(t).sgn, loc, why));
+  case V_PTR:
+    if (v.region < 0) return v_unknown_ptr(why);
+    v.e = scan_opaque(64, true, loc, why);
+    return v;
+  case V_REC: {
+    val r = v;
+    for (int i = 0; i < v.r->n; i++)
+      r = rec_set(r, v.r->names[i], havoc_val(v.r->vals[i], clang_getCursorType(clang_getNullCursor()), loc, why));
+    return r;
+  }
+  case V_NONE: return v_opaque(t, loc, why);
+  default: return v;
+  }
+}
+
+static void havoc(interp *I, cursor_vec *mods, CXCursor except, scan_loc loc, const char *fmt) {
+  for (size_t i = 0; i < mods->n; i++) {
+    CXCursor d = mods->v[i];
+    if (!null(except) && clang_equalCursors(d, except)) continue;
+    CXType t = clang_getCursorType(d);
+    if (ct_of(t).k == CT_ARRAY || ct_of(t).k == CT_REF) continue;
+    unsigned f;
+    val *b = binding(I, d, &f);
+    if (!b) continue;
+    env_put(I->env, f, d, havoc_val(*b, t, loc, scan_fmt(fmt, cur_name(d), loc.line)));
+  }
+}
+
+/* the facts that hold for the counter L at the start of an iteration */
+/* the counter of a loop that shifts by s bits a step is start shifted by s
+   times a (hidden) number of steps: 512, 256, 128, ... exactly */
+static const sx *shift_fact(const ivinfo *iv, const sx *L, const sx *start, bool sgn) {
+  unsigned w = L->w;
+  int k = scan_var_new(VK_LOOP, scan_fmt("steps of %s", cur_name(iv->var)), w, false, cur_loc(iv->var));
+  scan_var_get(k)->hidden = true;
+  const sx *K = sx_var(k), *by = sx_bin(SX_MUL, K, sx_const(w, (uint64_t)iv->shift));
+  const sx *f = sx_bin(SX_ULT, K, sx_const(w, w));
+  sx_op op = iv->dir > 0 ? SX_SHL : sgn ? SX_ASHR : SX_LSHR;
+  return sx_and(f, sx_bin(SX_EQ, L, sx_bin(op, start, by)));
+}
+
+static const sx *iv_facts(const ivinfo *iv, const sx *L, const sx *start) {
+  bool sgn = ct_of(clang_getCursorType(iv->var)).sgn;
+  sx_op le = sgn ? SX_SLE : SX_ULE;
+  unsigned w = L->w;
+  if (!iv->geometric) {
+    const sx *f = iv->dir > 0 ? sx_bin(le, start, L) : sx_bin(le, L, start);
+    /* the counter moves in whole steps from its start */
+    uint64_t c;
+    if (!sx_is_const(iv->step, &c) || c > 1) {
+      const sx *diff = iv->dir > 0 ? sx_bin(SX_SUB, L, start) : sx_bin(SX_SUB, start, L);
+      f = sx_and(f, sx_bin(SX_EQ, sx_bin(SX_UREM, diff, iv->step), sx_const(w, 0)));
+    }
+    return f;
+  }
+  const sx *zero = sx_const(w, 0);
+  /* 1, 2, 4, ... never below a non-negative start; 512, 256, ... never above
+     it nor below zero (the bounds are what intervals use) */
+  const sx *f = iv->dir > 0 ? sx_bin(le, start, L)
+                : sgn         ? sx_and(sx_bin(SX_SLE, L, start), sx_bin(SX_SLE, zero, L))
+                              : sx_bin(SX_ULE, L, start);
+  if (iv->shift >= 0) f = sx_and(f, shift_fact(iv, L, start, sgn));
+  return sgn ? sx_or(sx_bin(SX_SLT, start, zero), f) : f;
+}
+
+static void push_jump(interp *I, jump *j, bool is_switch) {
+  memset(j, 0, sizeof *j);
+  j->brk = j->cont = sx_false();
+  j->is_switch = is_switch;
+  j->up = I->jmp;
+  I->jmp = j;
+}
+
+static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body, bool is_for,
+                      bool is_do) {
+  scan_loc loc = cur_loc(loop);
+  if (!null(init)) exec(I, init);
+  if (sx_is_false(I->reach)) return;
+  cursor_vec mods = {0};
+  modified_vars(body, &mods);
+  if (!null(cond)) modified_vars(cond, &mods);
+  if (!null(inc)) modified_vars(inc, &mods);
+  const sx *entry = I->reach;
+  env *pre = I->env;
+  I->env = env_copy(pre);
+  ivinfo iv;
+  bool has_iv = !is_do && find_iv(I, is_for, cond, inc, body, &mods, &iv);
+  const sx *facts = sx_true();
+  if (has_iv) {
+    unsigned f;
+    val *b = binding(I, iv.var, &f);
+    if (!b || b->k != V_INT) {
+      has_iv = false;
+    } else {
+      ctype t = ct_of(clang_getCursorType(iv.var));
+      int id = scan_var_new(VK_LOOP, cur_name(iv.var), t.w, t.sgn, cur_loc(iv.var));
+      const sx *L = sx_var(id);
+      facts = iv_facts(&iv, L, b->e);
+      env_put(I->env, f, iv.var, v_int(L));
+    }
+  }
+  havoc(I, &mods, has_iv ? iv.var : clang_getNullCursor(), loc, "'%s' is changed by the loop at line %u");
+  I->reach = sx_and(entry, facts);
+  const sx *c = sx_true();
+  if (!null(cond) && !is_do) {
+    c = v_cond(ev(I, cond), loc);
+    I->reach = sx_and(I->reach, c);
+  }
+  jump j;
+  push_jump(I, &j, false);
+  exec(I, body);
+  if (is_do && !null(cond)) {
+    I->reach = sx_or(I->reach, j.cont);
+    ev(I, cond);
+  }
+  I->jmp = j.up;
+  /* after the loop: what it changed has some value the model does not know */
+  I->env = env_copy(pre);
+  havoc(I, &mods, clang_getNullCursor(), loc, "'%s' has the value the loop at line %u leaves");
+  bool forever = null(cond) || sx_is_true(c);
+  I->reach = forever && !is_do ? sx_and(entry, j.brk) : entry;
+}
+
+static void exec_range_for(interp *I, CXCursor s) {
+  CXCursor *k;
+  int n = cur_children(s, &k);
+  scan_loc loc = cur_loc(s);
+  cursor_vec mods = {0};
+  modified_vars(s, &mods);
+  const sx *entry = I->reach;
+  env *pre = I->env;
+  I->env = env_copy(pre);
+  havoc(I, &mods, clang_getNullCursor(), loc, "'%s' is changed by the loop at line %u");
+  jump j;
+  push_jump(I, &j, false);
+  for (int i = 0; i < n; i++) {
+    if (kind(k[i]) == CXCursor_VarDecl) {
+      env_put(I->env, I->fr->id, k[i],
+              v_opaque(clang_getCursorType(k[i]), loc, scan_fmt("'%s' is an element of a range", cur_name(k[i]))));
+    } else if (i == n - 1) {
+      exec(I, k[i]);
+    }
+  }
+  I->jmp = j.up;
+  I->env = env_copy(pre);
+  havoc(I, &mods, clang_getNullCursor(), loc, "'%s' has the value the loop at line %u leaves");
+  I->reach = entry;
+}
+
+/* ---- if and switch ---- */
+static void exec_if(interp *I, CXCursor s) {
+  CXCursor *k;
+  int n = cur_children(s, &k);
+  int i = 0;
+  /* C++17 init statement or condition variable */
+  while (i < n - 2 && !clang_isExpression(kind(k[i]))) {
+    if (kind(k[i]) == CXCursor_VarDecl) declare_var(I, k[i]);
+    else exec(I, k[i]);
+    i++;
+  }
+  if (i >= n - 1) return;
+  CXCursor cond = k[i], then_s = k[i + 1];
+  bool has_else = i + 2 < n;
+  scan_loc loc = cur_loc(s);
+  const sx *c = v_cond(ev(I, cond), loc);
+  const sx *r0 = I->reach;
+  env *e0 = I->env;
+  I->env = env_copy(e0);
+  I->reach = sx_and(r0, c);
+  if (!sx_is_false(I->reach)) exec(I, then_s);
+  env *et = I->env;
+  const sx *rt = I->reach;
+  I->env = has_else ? env_copy(e0) : e0;
+  I->reach = sx_and(r0, sx_not(c));
+  if (has_else && !sx_is_false(I->reach)) exec(I, k[i + 2]);
+  env *ee = I->env;
+  const sx *re = I->reach;
+  if (sx_is_false(rt)) I->env = ee;
+  else if (sx_is_false(re)) I->env = et;
+  else I->env = env_merge(c, et, ee, loc);
+  I->reach = sx_or(rt, re);
+}
+
+typedef struct {
+  interp *I;
+  val x;
+  CXType xt;
+  const sx *any; /* some case label matches */
+} sw_ctx;
+
+static const sx *case_match(sw_ctx *w, CXCursor c) {
+  CXCursor *k;
+  if (cur_children(c, &k) < 1 || w->x.k != V_INT) return scan_opaque(1, false, cur_loc(c), "the switch's value is not followed");
+  CXEvalResult r = clang_Cursor_Evaluate(k[0]);
+  if (!r) return scan_opaque(1, false, cur_loc(c), "the case label is not a constant the model reads");
+  uint64_t v = clang_EvalResult_isUnsignedInt(r) ? clang_EvalResult_getAsUnsigned(r) : (uint64_t)clang_EvalResult_getAsLongLong(r);
+  clang_EvalResult_dispose(r);
+  return sx_bin(SX_EQ, w->x.e, sx_const(w->x.e->w, v));
+}
+
+static void case_values(sw_ctx *w, CXCursor s) {
+  CXCursor *k;
+  int n = cur_children(s, &k);
+  if (kind(s) == CXCursor_CaseStmt) {
+    w->any = sx_or(w->any, case_match(w, s));
+    if (n == 2) case_values(w, k[1]);
+  } else if (kind(s) == CXCursor_DefaultStmt && n == 1) {
+    case_values(w, k[0]);
+  }
+}
+
+static void switch_item(sw_ctx *w, CXCursor s, const sx *R, env *entry) {
+  interp *I = w->I;
+  enum CXCursorKind sk = kind(s);
+  if (sk != CXCursor_CaseStmt && sk != CXCursor_DefaultStmt) {
+    exec(I, s);
+    return;
+  }
+  CXCursor *k;
+  int n = cur_children(s, &k);
+  const sx *m = sk == CXCursor_CaseStmt ? case_match(w, s) : sx_not(w->any);
+  const sx *enter = sx_and(R, m);
+  if (sx_is_false(I->reach)) I->env = env_copy(entry);
+  else I->env = env_merge(I->reach, I->env, env_copy(entry), cur_loc(s));
+  I->reach = sx_or(I->reach, enter);
+  if (n >= 1) switch_item(w, k[n - 1], R, entry);
+}
+
+static void exec_switch(interp *I, CXCursor s) {
+  CXCursor *k;
+  int n = cur_children(s, &k);
+  if (n < 2) return;
+  CXCursor body = k[n - 1];
+  for (int i = 0; i < n - 2; i++) {
+    if (kind(k[i]) == CXCursor_VarDecl) declare_var(I, k[i]);
+    else exec(I, k[i]);
+  }
+  sw_ctx w = {I, ev(I, k[n - 2]), clang_getCursorType(k[n - 2]), sx_false()};
+  const sx *R = I->reach;
+  env *entry = I->env;
+  CXCursor *items;
+  int ni = kind(body) == CXCursor_CompoundStmt ? cur_children(body, &items) : 0;
+  bool has_default = false;
+  for (int i = 0; i < ni; i++) {
+    case_values(&w, items[i]);
+    if (kind(items[i]) == CXCursor_DefaultStmt) has_default = true;
+  }
+  jump j;
+  push_jump(I, &j, true);
+  I->reach = sx_false();
+  I->env = env_copy(entry);
+  for (int i = 0; i < ni; i++) switch_item(&w, items[i], R, entry);
+  I->jmp = j.up;
+  if (!has_default) {
+    const sx *none = sx_and(R, sx_not(w.any));
+    I->env = sx_is_false(I->reach) ? env_copy(entry) : env_merge(I->reach, I->env, env_copy(entry), cur_loc(s));
+    I->reach = sx_or(I->reach, none);
+  }
+  if (j.brk_env) {
+    I->env = sx_is_false(I->reach) ? j.brk_env : env_merge(I->reach, I->env, j.brk_env, cur_loc(s));
+    I->reach = sx_or(I->reach, j.brk);
+  }
+}
+
+static void exec_break(interp *I, bool is_break) {
+  jump *j = I->jmp;
+  if (!is_break)
+    while (j && j->is_switch) j = j->up;
+  if (!j) return;
+  if (is_break) {
+    j->brk = sx_or(j->brk, I->reach);
+    if (j->is_switch)
+      j->brk_env = j->brk_env ? env_merge(I->reach, I->env, j->brk_env, (scan_loc){0}) : env_copy(I->env);
+  } else {
+    j->cont = sx_or(j->cont, I->reach);
+  }
+  I->reach = sx_false();
+}
+
+/* ---- declarations ---- */
+void declare_var(interp *I, CXCursor d) {
+  CXType t = clang_getCursorType(d);
+  ctype c = ct_of(t);
+  scan_loc loc = cur_loc(d);
+  unsigned fr = I->fr ? I->fr->id : 0;
+  bool shared = cur_has_attr(d, CXCursor_CUDASharedAttr);
+  if (c.k == CT_ARRAY) {
+    int r;
+    if (I->device) {
+      r = device_array(I, d, t);
+    } else {
+      r = model_region(RG_HOSTVAR, cur_name(d), loc, sx_const(64, ct_size(t)), scan_fmt("%llu", (unsigned long long)ct_size(t)));
+    }
+    env_put(I->env, fr, d, v_ptr(r, sx_const(64, 0)));
+    return;
+  }
+  if (shared && I->device) {
+    /* a __shared__ scalar: other threads write it */
+    env_put(I->env, fr, d, v_fresh(t, VK_LOADED, cur_name(d), loc, NULL));
+    return;
+  }
+  CXCursor init = clang_Cursor_getVarDeclInitializer(d);
+  val v;
+  if (null(init)) {
+    v = c.k == CT_REC ? v_opaque(t, loc, scan_fmt("'%s' is not initialised", cur_name(d))) : v_none();
+  } else if (c.k == CT_REF) {
+    lval lv = ev_lv(I, init);
+    v = lv.k == LV_NONE ? v_none() : v_addr(lv);
+  } else {
+    CXCursor s = cur_strip(init);
+    CXCursor *sk;
+    int sn;
+    /* below explicit casts: float *h = (float *)malloc(n) names the buffer 'h' */
+    while ((kind(s) == CXCursor_CStyleCastExpr || kind(s) == CXCursor_CXXStaticCastExpr ||
+            kind(s) == CXCursor_CXXReinterpretCastExpr) && (sn = cur_children(s, &sk)) > 0)
+      s = cur_strip(sk[sn - 1]);
+    if (kind(s) == CXCursor_CallExpr || kind(s) == CXCursor_CXXNewExpr) {
+      I->hint_call = s;
+      I->hint_name = cur_name(d);
+    }
+    v = ev(I, init);
+    I->hint_name = NULL;
+    v = v_conv(v, clang_getCursorType(init), t, loc);
+    if (I->device && c.k == CT_PTR) v = device_partition(I, d, v);
+  }
+  env_put(I->env, fr, d, v);
+}
+
+/* ---- calls ---- */
+int call_args(interp *I, CXCursor call, CXCursor callee, val **out) {
+  int n = clang_Cursor_getNumArguments(call);
+  if (n < 0) n = 0;
+  CXType ft = null(callee) ? clang_getCursorType(clang_getNullCursor()) : clang_getCursorType(callee);
+  val *a = scan_alloc(((size_t)n + 1) * sizeof *a);
+  for (int i = 0; i < n; i++) {
+    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+    CXType pt = clang_getArgType(ft, (unsigned)i);
+    if (pt.kind != CXType_Invalid && ct_of(pt).k == CT_REF) {
+      lval lv = ev_lv(I, arg);
+      a[i] = lv.k == LV_NONE ? v_none() : v_addr(lv);
+    } else {
+      a[i] = ev(I, arg);
+    }
+  }
+  *out = a;
+  return n;
+}
+
+static enum CXChildVisitResult goto_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (kind(c) == CXCursor_GotoStmt || kind(c) == CXCursor_IndirectGotoStmt) {
+    *(CXCursor *)d = c;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+static CXCursor body_of(CXCursor def) {
+  CXCursor *k;
+  int n = cur_children(def, &k);
+  for (int i = n - 1; i >= 0; i--)
+    if (kind(k[i]) == CXCursor_CompoundStmt) return k[i];
+  return clang_getNullCursor();
+}
+
+val call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call) {
+  CXType rt = clang_getResultType(clang_getCursorType(def));
+  scan_loc loc = cur_loc(call);
+  const char *name = cur_name(def);
+  if (I->depth >= 12) return v_opaque(rt, loc, scan_fmt("calls nest too deep at '%s'", name));
+  for (frame *f = I->fr; f; f = f->up)
+    if (clang_equalCursors(f->fn, def)) return v_opaque(rt, loc, scan_fmt("'%s' is recursive", name));
+  CXCursor body = body_of(def);
+  if (null(body)) return v_opaque(rt, loc, scan_fmt("'%s' has no body here", name));
+  unit_entered(def);
+  frame fr;
+  memset(&fr, 0, sizeof fr);
+  fr.id = unit_frame();
+  fr.fn = def;
+  fr.ret_type = rt;
+  fr.up = I->fr;
+  fr.why = I->fr ? I->fr->why : NULL;
+  CXCursor g = clang_getNullCursor();
+  clang_visitChildren(body, goto_visit, &g);
+  if (!null(g)) fr.why = scan_fmt("'%s' uses goto (line %u), which the model does not follow", name, cur_loc(g).line);
+  CXCursor *k;
+  int n = cur_children(def, &k), pi = 0;
+  for (int i = 0; i < n; i++) {
+    if (kind(k[i]) != CXCursor_ParmDecl) continue;
+    val v = pi < nargs ? args[pi] : v_opaque(clang_getCursorType(k[i]), loc, "the argument is missing");
+    env_put(I->env, fr.id, k[i], v);
+    pi++;
+  }
+  jump *j0 = I->jmp;
+  frame *f0 = I->fr;
+  I->jmp = NULL;
+  I->fr = &fr;
+  I->depth++;
+  exec(I, body);
+  I->depth--;
+  I->fr = f0;
+  I->jmp = j0;
+  const sx *fall = I->reach;
+  val v = ct_of(rt).k == CT_VOID ? v_none() : v_opaque(rt, loc, scan_fmt("'%s' ends without returning a value", name));
+  const sx *exits = fall;
+  for (size_t i = fr.rets.n; i-- > 0;) {
+    v = v_merge(fr.rets.v[i].reach, fr.rets.v[i].v, v, loc);
+    exits = sx_or(exits, fr.rets.v[i].reach);
+  }
+  I->reach = exits;
+  env_drop(I->env, fr.id);
+  return v;
+}
+
+/* ---- statements ---- */
+static void record_unmodelled(interp *I, CXCursor s, const char *why) {
+  if (!I->device || sx_is_false(I->reach)) return;
+  scan_access a;
+  memset(&a, 0, sizeof a);
+  a.loc = cur_loc(s);
+  a.kind = AK_WRITE;
+  a.base = "memory";
+  a.region = model_unknown_region(why);
+  a.part = -1;
+  a.off = sx_const(64, 0);
+  a.width = sx_const(64, 1);
+  a.reach = I->reach;
+  a.ctx = I->ctx;
+  a.why = why;
+  VEC_PUSH(M.accesses, a);
+}
+
+void exec(interp *I, CXCursor s) {
+  if (sx_is_false(I->reach)) return;
+  CXCursor *k;
+  int n = cur_children(s, &k);
+  switch (kind(s)) {
+  case CXCursor_CompoundStmt:
+    for (int i = 0; i < n && !sx_is_false(I->reach); i++) exec(I, k[i]);
+    return;
+  case CXCursor_DeclStmt:
+    for (int i = 0; i < n; i++)
+      if (kind(k[i]) == CXCursor_VarDecl) declare_var(I, k[i]);
+    return;
+  case CXCursor_IfStmt: exec_if(I, s); return;
+  case CXCursor_ForStmt: {
+    /* children: init, condition, increment, body; any of the first three may be missing */
+    CXCursor init = clang_getNullCursor(), cond = clang_getNullCursor(), inc = clang_getNullCursor();
+    if (n < 1) return;
+    CXCursor body = k[n - 1];
+    /* libclang leaves absent parts out: place them by their positions in the source */
+    unsigned semi[2] = {0, 0};
+    CXToken *toks;
+    unsigned nt;
+    clang_tokenize(front_tu, clang_getCursorExtent(s), &toks, &nt);
+    int depth = 0, found = 0;
+    for (unsigned t = 0; t < nt && found < 2; t++) {
+      CXString ts = clang_getTokenSpelling(front_tu, toks[t]);
+      const char *tx = clang_getCString(ts);
+      if (!strcmp(tx, "(")) depth++;
+      else if (!strcmp(tx, ")")) depth--;
+      else if (!strcmp(tx, ";") && depth == 1) clang_getExpansionLocation(clang_getTokenLocation(front_tu, toks[t]), NULL, NULL, NULL, &semi[found++]);
+      clang_disposeString(ts);
+    }
+    clang_disposeTokens(front_tu, toks, nt);
+    for (int i = 0; i < n - 1; i++) {
+      unsigned off;
+      clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(k[i])), NULL, NULL, NULL, &off);
+      if (found == 2 && off < semi[0]) init = k[i];
+      else if (found == 2 && off < semi[1]) cond = k[i];
+      else inc = k[i];
+    }
+    exec_loop(I, s, init, cond, inc, body, true, false);
+    return;
+  }
+  case CXCursor_WhileStmt:
+    if (n >= 2) exec_loop(I, s, clang_getNullCursor(), k[n - 2], clang_getNullCursor(), k[n - 1], false, false);
+    return;
+  case CXCursor_DoStmt:
+    if (n == 2) exec_loop(I, s, clang_getNullCursor(), k[1], clang_getNullCursor(), k[0], false, true);
+    return;
+  case CXCursor_CXXForRangeStmt: exec_range_for(I, s); return;
+  case CXCursor_SwitchStmt: exec_switch(I, s); return;
+  case CXCursor_ReturnStmt: {
+    val v = n >= 1 ? ev(I, k[0]) : v_none();
+    if (I->fr) {
+      ret_item r = {I->reach, v};
+      VEC_PUSH(I->fr->rets, r);
+    }
+    I->reach = sx_false();
+    return;
+  }
+  case CXCursor_BreakStmt: exec_break(I, true); return;
+  case CXCursor_ContinueStmt: exec_break(I, false); return;
+  case CXCursor_LabelStmt:
+  case CXCursor_CaseStmt:
+  case CXCursor_DefaultStmt:
+    if (n >= 1) exec(I, k[n - 1]);
+    return;
+  case CXCursor_GotoStmt:
+  case CXCursor_IndirectGotoStmt:
+  case CXCursor_NullStmt: return; /* goto: the function's accesses are all reported unknown */
+  case CXCursor_GCCAsmStmt:
+  case CXCursor_MSAsmStmt:
+    record_unmodelled(I, s, "inline assembly is not analysed");
+    return;
+  default:
+    if (clang_isExpression(kind(s))) ev(I, s);
+    else
+      for (int i = 0; i < n; i++) exec(I, k[i]);
+  }
+}

@@ -1,0 +1,304 @@
+/* scan_front.c: parsing a .cu file with libclang, host and device code in
+ * one translation unit (clang's CUDA host-side parse keeps every kernel's
+ * body in the AST). The toolkit's headers are used when they are there and
+ * parse; otherwise gsan's own CUDA declarations (scan_cuda.h) stand in.
+ * Also the helpers every other part uses to read cursors and types. */
+#include "scan_front.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+CXTranslationUnit front_tu;
+
+static bool has_cuda_headers(const char *root) {
+  if (!root) return false;
+  char *p = scan_fmt("%s/include/cuda_runtime.h", root);
+  return access(p, R_OK) == 0;
+}
+
+/* errors of the parse: printed when print is set; their number returned */
+static unsigned parse_errors(CXTranslationUnit tu, bool print) {
+  unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+    if (sev >= CXDiagnostic_Error) {
+      if (print && errors < 20) {
+        CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
+        fprintf(stderr, "%s\n", clang_getCString(s));
+        clang_disposeString(s);
+      }
+      errors++;
+    }
+    clang_disposeDiagnostic(d);
+  }
+  if (print && errors > 20) fprintf(stderr, "gsan scan: %u more errors\n", errors - 20);
+  return errors;
+}
+
+static CXTranslationUnit parse_with(CXIndex idx, const char *file, const char *const *flags, int nflags,
+                                    const scan_front_opts *o, bool own, enum CXErrorCode *ec) {
+  VEC(const char *) args = {0};
+  VEC_PUSH(args, "-x");
+  VEC_PUSH(args, "cuda");
+  VEC_PUSH(args, "--cuda-host-only");
+  VEC_PUSH(args, "-nocudalib");
+  VEC_PUSH(args, "--no-cuda-version-check");
+  VEC_PUSH(args, "-Wno-unknown-cuda-version");
+  if (own) {
+    VEC_PUSH(args, "-nocudainc");
+    VEC_PUSH(args, "-include");
+    VEC_PUSH(args, scan_fmt("%s/scan_cuda.h", o->data_dir));
+    VEC_PUSH(args, "-isystem");
+    VEC_PUSH(args, scan_fmt("%s/cuda-include", o->data_dir));
+  } else {
+    VEC_PUSH(args, scan_fmt("--cuda-path=%s", o->cuda_path));
+  }
+  for (int i = 0; i < nflags; i++) VEC_PUSH(args, flags[i]);
+  CXTranslationUnit tu = NULL;
+  *ec = clang_parseTranslationUnit2(idx, file, args.v, (int)args.n, NULL, 0,
+                                    CXTranslationUnit_KeepGoing, &tu);
+  return tu;
+}
+
+int front_parse(const scan_front_opts *o, const char *file, const char *const *flags, int nflags, scan_tu *out) {
+  memset(out, 0, sizeof *out);
+  FILE *f = fopen(file, "r");
+  if (!f) {
+    fprintf(stderr, "gsan scan: cannot open '%s': %s\n", file, strerror(errno));
+    return 2;
+  }
+  fclose(f);
+  out->index = clang_createIndex(0, 0);
+  out->file = scan_intern(file);
+  bool real = !o->no_cuda_headers && has_cuda_headers(o->cuda_path);
+  enum CXErrorCode ec = CXError_Success;
+  CXTranslationUnit tu = NULL;
+  if (real) {
+    tu = parse_with(out->index, file, flags, nflags, o, false, &ec);
+    if (tu && !ec && !parse_errors(tu, false)) {
+      out->tu = front_tu = tu;
+      if (O.verbose) fprintf(stderr, "gsan scan: %s: parsed with the CUDA headers of %s\n", file, o->cuda_path);
+      return 0;
+    }
+  }
+  /* gsan's declarations: where the toolkit is missing or its headers fail */
+  CXTranslationUnit own = parse_with(out->index, file, flags, nflags, o, true, &ec);
+  if (own && !ec && !parse_errors(own, false)) {
+    if (tu) clang_disposeTranslationUnit(tu);
+    out->tu = front_tu = own;
+    out->own_decls = true;
+    if (O.verbose)
+      fprintf(stderr, "gsan scan: %s: parsed with gsan's CUDA declarations (%s/scan_cuda.h): %s\n", file, o->data_dir,
+              o->no_cuda_headers ? "--no-cuda-headers"
+              : real             ? "the toolkit's headers did not parse"
+                                 : scan_fmt("no CUDA headers in %s", o->cuda_path ? o->cuda_path : "(none)"));
+    return 0;
+  }
+  /* both failed: the first parse's errors are the ones about the user's code */
+  CXTranslationUnit shown = tu ? tu : own;
+  if (!shown || ec) {
+    fprintf(stderr, "gsan scan: %s: libclang could not parse the file (error %d)\n", file, (int)ec);
+  } else {
+    parse_errors(shown, true);
+    fprintf(stderr, "gsan scan: %s: not analysed: the file does not parse\n", file);
+  }
+  if (tu) clang_disposeTranslationUnit(tu);
+  if (own) clang_disposeTranslationUnit(own);
+  clang_disposeIndex(out->index);
+  return 2;
+}
+
+void front_dispose(scan_tu *t) {
+  if (t->tu) clang_disposeTranslationUnit(t->tu);
+  if (t->index) clang_disposeIndex(t->index);
+  front_tu = NULL;
+}
+
+/* ---- cursors ---- */
+
+static const char *file_name(CXFile f) {
+  if (!f) return NULL;
+  CXString s = clang_getFileName(f);
+  const char *r = scan_intern(clang_getCString(s));
+  clang_disposeString(s);
+  return r;
+}
+
+scan_loc cur_loc(CXCursor c) {
+  CXFile f;
+  unsigned line, col;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &f, &line, &col, NULL);
+  scan_loc l = {file_name(f), line, col};
+  return l;
+}
+
+char *cur_text(CXCursor c) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile f1, f2;
+  unsigned o1, o2;
+  clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
+  clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
+  size_t size = 0;
+  const char *buf = f1 && clang_File_isEqual(f1, f2) ? clang_getFileContents(front_tu, f1, &size) : NULL;
+  if (!buf || o2 <= o1 || o2 > size) return scan_strdup(cur_name(c));
+  scan_buf b = {0};
+  bool space = false;
+  for (unsigned i = o1; i < o2; i++) {
+    char ch = buf[i];
+    if (ch == '\n' || ch == '\t' || ch == ' ' || ch == '\r') {
+      space = b.n > 0;
+      continue;
+    }
+    if (space) buf_addn(&b, " ", 1);
+    space = false;
+    buf_addn(&b, &ch, 1);
+  }
+  if (b.n > 100) return scan_fmt("%.97s...", b.s);
+  return b.s ? b.s : scan_strdup("");
+}
+
+const char *cur_name(CXCursor c) {
+  CXString s = clang_getCursorSpelling(c);
+  const char *r = scan_intern(clang_getCString(s));
+  clang_disposeString(s);
+  return r;
+}
+
+typedef struct {
+  VEC(CXCursor) kids;
+} kid_acc;
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  kid_acc *a = d;
+  VEC_PUSH(a->kids, c);
+  return CXChildVisit_Continue;
+}
+
+int cur_children(CXCursor c, CXCursor **out) {
+  kid_acc a = {0};
+  clang_visitChildren(c, collect, &a);
+  *out = a.kids.v;
+  return (int)a.kids.n;
+}
+
+bool cur_in_system(CXCursor c) { return clang_Location_isInSystemHeader(clang_getCursorLocation(c)) != 0; }
+
+CXCursor cur_strip(CXCursor c) {
+  for (;;) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr) return c;
+    CXCursor *kids;
+    if (cur_children(c, &kids) != 1) return c;
+    c = kids[0];
+  }
+}
+
+typedef struct {
+  enum CXCursorKind want;
+  bool found;
+} attr_q;
+
+static enum CXChildVisitResult find_attr(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  attr_q *q = d;
+  if (clang_getCursorKind(c) == q->want) {
+    q->found = true;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+bool cur_has_attr(CXCursor c, enum CXCursorKind attr) {
+  attr_q q = {attr, false};
+  clang_visitChildren(c, find_attr, &q);
+  return q.found;
+}
+
+const char *cur_member_token(CXCursor c) {
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(front_tu, clang_getCursorExtent(c), &toks, &n);
+  const char *r = NULL;
+  if (n) {
+    CXString s = clang_getTokenSpelling(front_tu, toks[n - 1]);
+    const char *t = clang_getCString(s);
+    if (!strcmp(t, "x") || !strcmp(t, "y") || !strcmp(t, "z")) r = scan_intern(t);
+    clang_disposeString(s);
+  }
+  clang_disposeTokens(front_tu, toks, n);
+  if (r) return r;
+  /* written through a macro: read the member where the expression was spelt */
+  CXFile f;
+  unsigned off;
+  clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &f, NULL, NULL, &off);
+  size_t size = 0;
+  const char *buf = f ? clang_getFileContents(front_tu, f, &size) : NULL;
+  for (unsigned i = off; buf && i > 0 && i <= size; i--) {
+    char ch = buf[i - 1];
+    if (ch == 'x' || ch == 'y' || ch == 'z') {
+      char t[2] = {ch, 0};
+      return scan_intern(t);
+    }
+    if (ch != ' ' && ch != ')') break;
+  }
+  return NULL;
+}
+
+/* ---- types ---- */
+
+ctype ct_of(CXType t) {
+  ctype r = {CT_OTHER, 0, false, clang_getCanonicalType(t)};
+  switch (r.t.kind) {
+  case CXType_Bool: r.k = CT_BOOL; r.w = 1; break;
+  case CXType_Char_U: case CXType_UChar: r.k = CT_INT; r.w = 8; break;
+  case CXType_Char_S: case CXType_SChar: r.k = CT_INT; r.w = 8; r.sgn = true; break;
+  case CXType_Char16: case CXType_UShort: r.k = CT_INT; r.w = 16; break;
+  case CXType_Short: r.k = CT_INT; r.w = 16; r.sgn = true; break;
+  case CXType_Char32: case CXType_UInt: r.k = CT_INT; r.w = 32; break;
+  case CXType_Int: case CXType_WChar: r.k = CT_INT; r.w = 32; r.sgn = true; break;
+  case CXType_Long: case CXType_LongLong: r.k = CT_INT; r.w = 64; r.sgn = true; break;
+  case CXType_ULong: case CXType_ULongLong: r.k = CT_INT; r.w = 64; break;
+  case CXType_Float: case CXType_Double: case CXType_LongDouble: case CXType_Half:
+  case CXType_Float16: case CXType_BFloat16: case CXType_Float128:
+    r.k = CT_FLOAT;
+    break;
+  case CXType_Pointer: case CXType_NullPtr: case CXType_BlockPointer: r.k = CT_PTR; r.w = 64; break;
+  case CXType_LValueReference: case CXType_RValueReference: r.k = CT_REF; break;
+  case CXType_ConstantArray: case CXType_IncompleteArray: case CXType_VariableArray:
+    r.k = CT_ARRAY;
+    break;
+  case CXType_Record: r.k = CT_REC; break;
+  case CXType_Void: r.k = CT_VOID; break;
+  case CXType_Enum: {
+    ctype u = ct_of(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(r.t)));
+    u.t = r.t;
+    return u;
+  }
+  default: break;
+  }
+  return r;
+}
+
+uint64_t ct_size(CXType t) {
+  long long s = clang_Type_getSizeOf(t);
+  return s > 0 ? (uint64_t)s : 0;
+}
+
+CXType ct_pointee(CXType t) {
+  t = clang_getCanonicalType(t);
+  if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+    return clang_getPointeeType(t);
+  return clang_getArrayElementType(t);
+}
+
+bool ct_is_dim3(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind != CXType_Record) return false;
+  CXString s = clang_getTypeSpelling(c);
+  const char *n = clang_getCString(s);
+  bool r = !strcmp(n, "dim3") || !strcmp(n, "struct dim3") || !strcmp(n, "uint3") || !strcmp(n, "struct uint3");
+  clang_disposeString(s);
+  return r;
+}

@@ -1,0 +1,62 @@
+/* scan_front.h: libclang as gsan-scan's front end: parsing a .cu file (host
+ * and device code in one AST, with the toolkit's CUDA headers or gsan's own
+ * declarations), the compile database, locations, source text and C types. */
+#ifndef GSAN_SCAN_FRONT_H
+#define GSAN_SCAN_FRONT_H
+
+#include "scan.h"
+
+#include <clang-c/CXCompilationDatabase.h>
+#include <clang-c/Index.h>
+
+typedef struct {
+  CXIndex index;
+  CXTranslationUnit tu;
+  const char *file;
+  bool own_decls; /* parsed with gsan's CUDA declarations */
+} scan_tu;
+
+typedef struct {
+  const char *cuda_path; /* toolkit root, or NULL */
+  bool no_cuda_headers;  /* always use gsan's declarations */
+  const char *data_dir;  /* where scan_cuda.h and cuda-include/ are */
+} scan_front_opts;
+
+/* parses FILE with FLAGS (-I, -D, ...); 0 on success, 2 after printing the
+   errors (file:line:col: error: ...) */
+int front_parse(const scan_front_opts *o, const char *file, const char *const *flags, int nflags, scan_tu *out);
+void front_dispose(scan_tu *t);
+
+/* compile_commands.json in DIR: the parser flags recorded for FILE (-I, -D,
+   -U, -isystem, -include, -std), paths made absolute; -1 with *err set when
+   the database cannot be read or has no entry for FILE */
+int cdb_flags(const char *dir, const char *file, str_vec *flags, const char **err);
+/* every .cu file the database names */
+int cdb_files(const char *dir, str_vec *files, const char **err);
+
+/* ---- cursors ---- */
+extern CXTranslationUnit front_tu; /* the unit being analysed */
+scan_loc cur_loc(CXCursor c);       /* where the user sees it (macro expansions resolved) */
+char *cur_text(CXCursor c);         /* its source text, one line, whitespace squeezed */
+const char *cur_name(CXCursor c);   /* spelling, interned */
+int cur_children(CXCursor c, CXCursor **out);
+bool cur_in_system(CXCursor c);     /* declared in a system header or gsan's declarations */
+CXCursor cur_strip(CXCursor c);     /* below parentheses and implicit conversions */
+bool cur_has_attr(CXCursor c, enum CXCursorKind attr);
+/* the member name of threadIdx.x and friends (the AST hides it) */
+const char *cur_member_token(CXCursor c);
+
+/* ---- C types ---- */
+typedef enum { CT_INT, CT_BOOL, CT_PTR, CT_ARRAY, CT_REC, CT_FLOAT, CT_VOID, CT_REF, CT_OTHER } ct_kind;
+typedef struct {
+  ct_kind k;
+  unsigned w; /* CT_INT: bits; CT_BOOL: 1; CT_PTR: 64 */
+  bool sgn;
+  CXType t;   /* canonical */
+} ctype;
+ctype ct_of(CXType t);
+uint64_t ct_size(CXType t); /* bytes; 0 when unknown or incomplete */
+CXType ct_pointee(CXType t); /* pointer, array or reference: the element type */
+bool ct_is_dim3(CXType t);
+
+#endif

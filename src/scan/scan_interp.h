@@ -1,0 +1,158 @@
+/* scan_interp.h: the symbolic interpreter that builds the model. It walks host
+ * code from its entry points and, at each launch, the kernel's body for one
+ * generic thread of that launch. Values are expression trees; control flow is
+ * kept as a path condition (reach) that guards every access recorded; the two
+ * arms of an if are joined with if-then-else terms; a loop's body runs once
+ * for an arbitrary iteration, its counter a variable bounded by the loop's
+ * start and condition, what else the loop changes made opaque. */
+#ifndef GSAN_SCAN_INTERP_H
+#define GSAN_SCAN_INTERP_H
+
+#include "scan_front.h"
+
+typedef VEC(CXCursor) cursor_vec;
+
+typedef enum { V_NONE, V_INT, V_PTR, V_REC, V_FLOAT, V_ADDR } vkind;
+
+typedef struct rec rec;
+typedef struct lval lval;
+
+typedef struct val {
+  vkind k;
+  const sx *e;       /* V_INT: the value (bool: width 1); V_PTR: byte offset, 64-bit */
+  int region;        /* V_PTR: -1 for a null pointer */
+  int part;          /* V_PTR: the partition it was carved as, or -1 */
+  const rec *r;      /* V_REC */
+  const lval *addr;  /* V_ADDR: the address of a variable (or of a field of one) */
+} val;
+
+struct rec {
+  int n;
+  const char **names;
+  val *vals;
+};
+
+typedef enum { LV_NONE, LV_VAR, LV_MEM } lvkind;
+
+#define LV_PATH 6
+struct lval {
+  lvkind k;
+  unsigned frame;          /* LV_VAR */
+  CXCursor decl;           /* LV_VAR */
+  int npath;               /* LV_VAR: fields below the variable */
+  const char *path[LV_PATH];
+  val ptr;                 /* LV_MEM: the address */
+  CXType type;             /* the object's type */
+  const char *why;         /* LV_NONE */
+};
+
+/* variable bindings of every frame on the stack; copied at forks */
+typedef struct env env;
+env *env_new(void);
+env *env_copy(const env *e);
+val *env_get(env *e, unsigned frame, CXCursor decl);
+void env_put(env *e, unsigned frame, CXCursor decl, val v);
+/* *into = c ? a : b, binding by binding */
+env *env_merge(const sx *c, env *a, env *b, scan_loc at);
+void env_drop(env *e, unsigned frame); /* a returned call's bindings */
+
+typedef struct ret_item {
+  const sx *reach;
+  val v;
+} ret_item;
+
+typedef struct frame {
+  unsigned id;
+  CXCursor fn;
+  CXType ret_type;
+  VEC(ret_item) rets;
+  const char *why; /* set: every access in this function is reported unknown */
+  struct frame *up;
+} frame;
+
+typedef struct jump {
+  const sx *brk, *cont;  /* reach at break / continue */
+  env *brk_env;          /* switch: the bindings at each break, joined */
+  bool is_switch;
+  struct jump *up;
+} jump;
+
+typedef struct interp {
+  env *env;
+  const sx *reach;
+  bool device;
+  int ctx;            /* launch context (device code) */
+  frame *fr;
+  jump *jmp;
+  int depth;
+  CXCursor hint_call; /* an input read by this call takes the name hint_name */
+  const char *hint_name;
+} interp;
+
+/* ---- values (scan_eval.c) ---- */
+val v_int(const sx *e);
+val v_none(void);
+val v_float(void);
+val v_ptr(int region, const sx *off);
+val v_addr(lval lv);
+val v_unknown_ptr(const char *why);
+val v_opaque(CXType t, scan_loc loc, const char *why);
+/* a value of type t made of fresh variables of kind k (loaded, input, opaque) */
+val v_fresh(CXType t, scan_vkind k, const char *name, scan_loc loc, const char *why);
+val v_conv(val v, CXType from, CXType to, scan_loc loc);
+const sx *v_cond(val v, scan_loc loc); /* a scalar as a condition (!= 0) */
+const sx *v_to64(val v, bool sgn);     /* an integer widened to 64 bits */
+bool v_same(val a, val b);
+val v_merge(const sx *c, val a, val b, scan_loc at);
+val rec_get(val r, const char *field);
+val rec_set(val r, const char *field, val v);
+val rec_from_type(CXType t, val (*field)(CXType ft, const char *name, void *arg), void *arg);
+
+val ev(interp *I, CXCursor e);
+lval ev_lv(interp *I, CXCursor e);
+val lv_load(interp *I, const lval *lv, CXCursor at);
+void lv_store(interp *I, const lval *lv, val v, CXCursor at);
+val lv_address(interp *I, const lval *lv); /* &object */
+const char *lv_name(const lval *lv);        /* 'x', 'cfg.n' */
+/* the access of width bytes at ptr, made at cursor at */
+void record_access(interp *I, val ptr, uint64_t width, scan_akind kind, CXCursor at, const char *base);
+const char *ptr_text(CXCursor at); /* the pointer an access goes through, as written */
+
+/* ---- statements and calls (scan_exec.c) ---- */
+void exec(interp *I, CXCursor s);
+val call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call);
+/* the arguments of a call, as values (lvalue addresses for reference parameters) */
+int call_args(interp *I, CXCursor call, CXCursor callee, val **out);
+void declare_var(interp *I, CXCursor decl);
+/* the variables a statement may change (syntactically), for loops */
+void modified_vars(CXCursor s, cursor_vec *out);
+
+/* ---- known functions (scan_host.c, scan_device.c) ---- */
+/* handles a call to a function the model knows by name; false if it does not */
+bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out);
+bool device_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out);
+bool noreturn_name(const char *name);
+void host_new(interp *I, CXCursor e, val *out);
+void host_delete(interp *I, CXCursor e);
+
+/* ---- kernels (scan_device.c) ---- */
+bool is_launch(CXCursor call, CXCursor *config);
+void launch(interp *H, CXCursor call, CXCursor config);
+/* a kernel (or device function) with no launch seen: an arbitrary launch */
+void run_free(CXCursor fn);
+/* threadIdx.x and the like; false when e is not one */
+bool builtin_var(interp *I, CXCursor e, val *out);
+/* a shared, dynamic shared or local array declared in a kernel */
+int device_array(interp *I, CXCursor decl, CXType t);
+/* a pointer variable initialised from a shared or local array: a partition */
+val device_partition(interp *I, CXCursor decl, val v);
+int launch_count(CXCursor kernel);
+
+/* ---- the whole unit (scan_unit.c) ---- */
+unsigned unit_frame(void); /* a fresh frame id */
+void unit_entered(CXCursor def); /* the interpreter runs def's body */
+void unit_analyse(scan_tu *t);
+/* the definition of a function in user code, or a null cursor */
+CXCursor unit_definition(CXCursor callee);
+
+#endif

@@ -1,0 +1,206 @@
+/* scan_main.c: the gsan-scan command (also run as `gsan scan`): options,
+ * the files to analyse and their flags, and the exit status (0 no findings,
+ * 1 findings, 2 usage or parse errors). */
+#include "scan_front.h"
+#include "scan_interp.h"
+#include "scan_solve.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <malloc.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+scan_opts O = {4000000, 60000, false, false, false, 1ull << 38};
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: gsan scan [options] FILE.cu... [-- PARSER-FLAGS...]\n"
+          "Finds input-dependent and intra-allocation out-of-bounds accesses and host\n"
+          "use-after-free in CUDA source before it runs (libclang + Z3; no GPU needed).\n\n"
+          "  -I DIR, -isystem DIR, -D NAME[=VAL], -U NAME, -include FILE, -std=STD\n"
+          "                         passed to the parser\n"
+          "  -p DIR                 read compile_commands.json in DIR for each file's flags;\n"
+          "                         with no FILE, analyse every .cu file it lists\n"
+          "  --format=text|sarif    compiler-style text (default) or SARIF 2.1.0\n"
+          "  -o FILE                write the report to FILE\n"
+          "  --cuda-path=DIR        the CUDA toolkit whose headers to parse with\n"
+          "                         (default: $CUDA_PATH, $CUDA_HOME, /usr/local/cuda)\n"
+          "  --no-cuda-headers      use gsan's own CUDA declarations instead\n"
+          "  --rlimit=N             the solver's budget per question, in Z3 resource units\n"
+          "                         (default %llu, about 2 s; results do not depend on load)\n"
+          "  --timeout=MS           a wall-clock limit per question besides (default %u)\n"
+          "  --max-alloc=BYTES      the largest allocation that can succeed (default %llu)\n"
+          "  -v, --verbose          say how each file was parsed\n"
+          "  --stats                how the solver's questions were answered, and their time\n"
+          "  --help, --version\n\n"
+          "Exit status: 0 no findings, 1 findings, 2 bad usage or a file that does not parse.\n"
+          "Unknowns (accesses the model cannot decide) are reported but do not change it.\n",
+          (unsigned long long)O.rlimit, O.timeout_ms, (unsigned long long)O.max_alloc);
+}
+
+static int bad_usage(const char *fmt, const char *arg) {
+  fprintf(stderr, "gsan scan: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, " (see gsan scan --help)\n");
+  return 2;
+}
+
+static bool parse_u64(const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (errno || !*s || *end || s[0] == '-') return false;
+  *out = v;
+  return true;
+}
+
+/* share/gsan/scan beside the bin/ this program is in */
+static const char *data_dir(void) {
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return "/usr/local/share/gsan/scan";
+  exe[n] = 0;
+  const char *d = scan_fmt("%s/../share/gsan/scan", dirname(exe));
+  char real[PATH_MAX];
+  return realpath(d, real) ? scan_strdup(real) : d;
+}
+
+static const char *default_cuda(void) {
+  const char *e = getenv("CUDA_PATH");
+  if (e && *e) return e;
+  e = getenv("CUDA_HOME");
+  if (e && *e) return e;
+  return "/usr/local/cuda";
+}
+
+static void reset_model(void) {
+  M.regions.n = M.parts.n = M.accesses.n = M.uses.n = M.launches.n = 0;
+}
+
+int main(int argc, char **argv) {
+  str_vec files = {0}, flags = {0};
+  const char *cdb = NULL, *out_path = NULL;
+  scan_front_opts fo = {default_cuda(), false, data_dir()};
+  static const char *const with_arg[] = {"-I", "-isystem", "-D", "-U", "-include", NULL};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--")) {
+      for (i++; i < argc; i++) VEC_PUSH(flags, argv[i]);
+      break;
+    }
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    }
+    if (!strcmp(a, "--version")) {
+      printf("gsan-scan %s\n", SCAN_VERSION);
+      return 0;
+    }
+    bool took = false;
+    for (int k = 0; with_arg[k] && !took; k++) {
+      size_t len = strlen(with_arg[k]);
+      if (!strcmp(a, with_arg[k])) {
+        if (i + 1 >= argc) return bad_usage("'%s' needs an argument", a);
+        VEC_PUSH(flags, a);
+        VEC_PUSH(flags, argv[++i]);
+        took = true;
+      } else if (!strncmp(a, with_arg[k], len) && len == 2) {
+        VEC_PUSH(flags, a);
+        took = true;
+      }
+    }
+    if (took) continue;
+    if (!strncmp(a, "-std=", 5)) VEC_PUSH(flags, a);
+    else if (!strcmp(a, "-p")) {
+      if (i + 1 >= argc) return bad_usage("'%s' needs a directory", a);
+      cdb = argv[++i];
+    } else if (!strncmp(a, "--compile-commands=", 19)) cdb = a + 19;
+    else if (!strcmp(a, "-o")) {
+      if (i + 1 >= argc) return bad_usage("'%s' needs a file", a);
+      out_path = argv[++i];
+    } else if (!strcmp(a, "--format=text")) O.sarif = false;
+    else if (!strcmp(a, "--format=sarif")) O.sarif = true;
+    else if (!strncmp(a, "--format=", 9)) return bad_usage("unknown format '%s' (text or sarif)", a + 9);
+    else if (!strncmp(a, "--cuda-path=", 12)) fo.cuda_path = a + 12;
+    else if (!strcmp(a, "--no-cuda-headers")) fo.no_cuda_headers = true;
+    else if (!strncmp(a, "--timeout=", 10)) {
+      uint64_t v;
+      if (!parse_u64(a + 10, &v) || !v || v > 3600000) return bad_usage("--timeout: '%s' is not a time in ms", a + 10);
+      O.timeout_ms = (unsigned)v;
+    } else if (!strncmp(a, "--rlimit=", 9)) {
+      if (!parse_u64(a + 9, &O.rlimit) || !O.rlimit || O.rlimit > 0xffffffffu)
+        return bad_usage("--rlimit: '%s' is not a number of resource units", a + 9);
+    } else if (!strncmp(a, "--max-alloc=", 12)) {
+      uint64_t v;
+      if (!parse_u64(a + 12, &v) || !v || v >> 62) return bad_usage("--max-alloc: '%s' is not a size in bytes", a + 12);
+      O.max_alloc = v;
+    } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) O.verbose = true;
+    else if (!strcmp(a, "--stats")) O.stats = true;
+    else if (a[0] == '-' && a[1]) return bad_usage("unknown option '%s'", a);
+    else VEC_PUSH(files, a);
+  }
+  if (!files.n && cdb) {
+    const char *err = NULL;
+    if (cdb_files(cdb, &files, &err) < 0) {
+      fprintf(stderr, "gsan scan: %s\n", err);
+      return 2;
+    }
+    if (!files.n) {
+      fprintf(stderr, "gsan scan: '%s/compile_commands.json' lists no .cu file\n", cdb);
+      return 2;
+    }
+  }
+  if (!files.n) {
+    fprintf(stderr, "gsan scan: no input file (see gsan scan --help)\n");
+    return 2;
+  }
+  FILE *out = stdout;
+  if (out_path && !(out = fopen(out_path, "w"))) {
+    fprintf(stderr, "gsan scan: cannot write '%s': %s\n", out_path, strerror(errno));
+    return 2;
+  }
+  M.max_alloc = sx_const(64, O.max_alloc);
+  /* every solver question has a Z3 context of its own: keep the memory they
+     free for the next one instead of returning it to the system each time
+     (page faults were half of the run time on a large file) */
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  unsigned accesses = 0;
+  int status = 0;
+  for (size_t i = 0; i < files.n; i++) {
+    str_vec ff = {0};
+    if (cdb) {
+      const char *err = NULL;
+      if (cdb_flags(cdb, files.v[i], &ff, &err) < 0) {
+        fprintf(stderr, "gsan scan: %s\n", err);
+        status = 2;
+        continue;
+      }
+    }
+    for (size_t k = 0; k < flags.n; k++) VEC_PUSH(ff, flags.v[k]);
+    scan_tu tu;
+    if (front_parse(&fo, files.v[i], ff.v, (int)ff.n, &tu)) {
+      status = 2;
+      continue;
+    }
+    reset_model();
+    unit_analyse(&tu);
+    accesses += check_all();
+    front_dispose(&tu);
+  }
+  diag_sort();
+  if (O.sarif) {
+    diag_print_sarif(out, files.v, (int)files.n);
+    diag_summary(stderr, accesses);
+  } else {
+    diag_print_text(out, accesses);
+  }
+  if (O.stats) check_stats(stderr);
+  if (out != stdout) fclose(out);
+  if (status) return status;
+  for (int k = 0; k < FK_COUNT; k++)
+    if (k != FK_UNKNOWN && diag_reported((scan_fkind)k)) return 1;
+  return 0;
+}

@@ -1,0 +1,96 @@
+/* scan_sarif.c: the findings as a SARIF 2.1.0 log (--format=sarif): one run
+ * of the gsan-scan driver with a rule per finding category, a result per
+ * finding (unknowns at level "note"), the notes as related locations and
+ * the witness in the result's properties. */
+#include "scan.h"
+
+#include <ctype.h>
+
+static void json_str(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
+    else if (c == '\n') fputs("\\n", out);
+    else if (c == '\t') fputs("\\t", out);
+    else if (c < 0x20) fprintf(out, "\\u%04x", c);
+    else fputc(c, out);
+  }
+  fputc('"', out);
+}
+
+/* a file name as a URI reference: absolute paths as file:// URIs */
+static const char *uri(const char *path) {
+  scan_buf b = {0};
+  if (path[0] == '/') buf_add(&b, "file://");
+  for (const char *p = path; *p; p++) {
+    unsigned char c = (unsigned char)*p;
+    if (isalnum(c) || strchr("/-._~", c)) buf_addn(&b, p, 1);
+    else buf_add(&b, "%%%02X", c);
+  }
+  return b.s;
+}
+
+/* the "physicalLocation" member of a location object */
+static void physical(FILE *out, scan_loc l) {
+  fputs("\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", out);
+  json_str(out, uri(l.file));
+  fprintf(out, "}, \"region\": {\"startLine\": %u, \"startColumn\": %u}}", l.line ? l.line : 1, l.col ? l.col : 1);
+}
+
+void diag_print_sarif(FILE *out, const char *const *files, int nfiles) {
+  fputs("{\n  \"$schema\": \"https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json\",\n", out);
+  fputs("  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n", out);
+  fprintf(out, "      \"tool\": {\"driver\": {\"name\": \"gsan-scan\", \"version\": \"%s\", \"rules\": [\n", SCAN_VERSION);
+  for (int k = 0; k < FK_COUNT; k++) {
+    fputs("        {\"id\": ", out);
+    json_str(out, fk_tag((scan_fkind)k));
+    fputs(", \"shortDescription\": {\"text\": ", out);
+    json_str(out, fk_title((scan_fkind)k));
+    fprintf(out, "}, \"defaultConfiguration\": {\"level\": \"%s\"}}%s\n", k == FK_UNKNOWN ? "note" : "warning",
+            k + 1 < FK_COUNT ? "," : "");
+  }
+  fputs("      ]}},\n      \"artifacts\": [", out);
+  for (int i = 0; i < nfiles; i++) {
+    fputs(i ? ", " : "", out);
+    fputs("{\"location\": {\"uri\": ", out);
+    json_str(out, uri(files[i]));
+    fputs("}, \"roles\": [\"analysisTarget\"]}", out);
+  }
+  fputs("],\n      \"results\": [", out);
+  bool first = true;
+  for (size_t i = 0; i < diag_count(); i++) {
+    scan_finding *f = diag_get(i);
+    if (f->dropped || !f->loc.file) continue;
+    fputs(first ? "\n        {" : ",\n        {", out);
+    first = false;
+    fputs("\"ruleId\": ", out);
+    json_str(out, fk_tag(f->kind));
+    fprintf(out, ", \"ruleIndex\": %d, \"level\": \"%s\", \"message\": {\"text\": ", (int)f->kind,
+            f->kind == FK_UNKNOWN ? "note" : "warning");
+    json_str(out, f->witness ? scan_fmt("%s (witness: %s)", f->msg, f->witness) : f->msg);
+    fputs("},\n         \"locations\": [", out);
+    fputs("{", out);
+    physical(out, f->loc);
+    fputs("}]", out);
+    int nrel = 0;
+    for (size_t j = 0; j < f->notes.n; j++) {
+      if (!f->notes.v[j].loc.file) continue;
+      fputs(nrel ? ",\n           {" : ",\n         \"relatedLocations\": [\n           {", out);
+      fprintf(out, "\"id\": %d, \"message\": {\"text\": ", nrel);
+      json_str(out, f->notes.v[j].text);
+      fputs("}, ", out);
+      physical(out, f->notes.v[j].loc);
+      fputs("}", out);
+      nrel++;
+    }
+    if (nrel) fputs("]", out);
+    if (f->witness) {
+      fputs(",\n         \"properties\": {\"witness\": ", out);
+      json_str(out, f->witness);
+      fputs("}", out);
+    }
+    fputs("}", out);
+  }
+  fputs(first ? "]\n    }\n  ]\n}\n" : "\n      ]\n    }\n  ]\n}\n", out);
+}
