@@ -43,6 +43,19 @@ __global__ void never_launched(float *a) {
   a[0] = s[5];
 }
 
+// a function called through its address gets values nobody here can name
+__global__ void set_one(float *a, int idx) {
+  // CHECK: unknowns.cu:[[@LINE+1]]:3: remark: cannot decide whether the write to 'a' stays in bounds: 'idx' is a parameter of 'worker', which is called through its address (line {{[0-9]+}}) [gsan-scan-unknown]
+  a[idx] = 0.0f;
+}
+static void worker(int idx) {
+  float *d;
+  cudaMalloc(&d, 64 * sizeof(float));
+  set_one<<<1, 1>>>(d, idx);
+  cudaFree(d);
+}
+static void (*callback)(int) = worker;
+
 int main(int argc, char **argv) {
   int n = atoi(argv[1]);
   if (n < 1 || n > (1 << 20)) return 1;
@@ -50,6 +63,7 @@ int main(int argc, char **argv) {
   cudaMalloc(&a, n * sizeof(float));
   k<<<(n + 255) / 256, 256>>>(a, b, n, 0.5f);
   uses_goto<<<1, 64>>>(a, n);
+  callback(3);
   return 0;
 }
-// CHECK: gsan scan: 0 findings, 6 unknown in 8 accesses
+// CHECK: gsan scan: 0 findings, 7 unknown in 9 accesses
