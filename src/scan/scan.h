@@ -161,7 +161,8 @@ typedef struct {
   int ctx;
 } scan_part;
 
-typedef enum { AK_READ, AK_WRITE, AK_ATOMIC, AK_COPY_TO, AK_COPY_FROM, AK_SET } scan_akind;
+/* AK_USE: a pointer handed to a device function whose body is not seen */
+typedef enum { AK_READ, AK_WRITE, AK_ATOMIC, AK_COPY_TO, AK_COPY_FROM, AK_SET, AK_USE } scan_akind;
 
 typedef struct {
   scan_loc loc;
@@ -173,7 +174,7 @@ typedef struct {
   unsigned elem;     /* element size for the index in a witness; 0: bytes */
   const sx *reach;   /* the path condition */
   int ctx;           /* launch context, -1 on the host */
-  const char *what;  /* copies: the call's name */
+  const char *what;  /* copies, and accesses a named call makes: the call's name */
   const char *why;   /* set: reported unknown for this reason without asking the solver */
 } scan_access;
 

@@ -268,6 +268,7 @@ static const char *access_verb(scan_akind k) {
   case AK_COPY_TO: return "copy to";
   case AK_COPY_FROM: return "copy from";
   case AK_SET: return "set of";
+  case AK_USE: return "use of";
   }
   return "access to";
 }

@@ -18,6 +18,7 @@
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
 #define __CUDACC__ 1
 #define GSAN_SCAN_CUDA_DECLS 1
 
@@ -101,6 +102,14 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count
                                enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset = 0,
                                  enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                              size_t height, enum cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count);
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                                cudaStream_t stream = 0);
+cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream = 0);
 cudaError_t cudaMemset(void *p, int value, size_t count);
 cudaError_t cudaMemsetAsync(void *p, int value, size_t count, cudaStream_t stream = 0);
 cudaError_t cudaDeviceSynchronize(void);
@@ -151,9 +160,17 @@ __device__ void __threadfence_block(void);
 __device__ void __threadfence_system(void);
 __device__ void __trap(void) __attribute__((noreturn));
 __device__ int printf(const char *, ...);
+__device__ void *memcpy(void *, const void *, size_t);
+__device__ void *memmove(void *, const void *, size_t);
+__device__ void *memset(void *, int, size_t);
 __device__ void __assertfail(const char *, const char *, unsigned int, const char *, size_t) __attribute__((noreturn));
 }
 __device__ void __syncwarp(unsigned int mask = 0xffffffffu);
+__device__ long long clock64(void);
+__device__ int clock(void);
+__device__ void __nanosleep(unsigned int ns);
+__device__ unsigned int __isShared(const void *p);
+__device__ unsigned int __isGlobal(const void *p);
 __device__ unsigned int __ballot_sync(unsigned int mask, int pred);
 __device__ unsigned int __activemask(void);
 __device__ int __popc(unsigned int);

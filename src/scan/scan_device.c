@@ -249,7 +249,10 @@ static const char *const atomics[] = {"atomicAdd", "atomicSub", "atomicExch", "a
 static const char *const loads[] = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv", NULL};
 static const char *const stores[] = {"__stcg", "__stcs", "__stwb", "__stwt", NULL};
 static const char *const no_value[] = {"__syncthreads", "__syncwarp", "__threadfence", "__threadfence_block",
-                                       "__threadfence_system", "printf", "__nanosleep", NULL};
+                                       "__threadfence_system", "printf", "__nanosleep", "__pipeline_commit",
+                                       "__pipeline_wait_prior", "__isShared", "__isGlobal", "__isConstant", "__isLocal",
+                                       "__isGridConstant", "__cvta_generic_to_shared", "__cvta_generic_to_global",
+                                       "__nvvm_get_smem_pointer", NULL};
 
 static bool in(const char *name, const char *const *list, bool by_prefix) {
   for (int i = 0; list[i]; i++)
@@ -266,10 +269,47 @@ static val minmax(interp *I, CXCursor call, bool is_max, bool sgn) {
   return v_int(is_max ? sx_ite(lt, a[1].e, a[0].e) : sx_ite(lt, a[0].e, a[1].e));
 }
 
+/* where an access through a pointer argument is reported: at the element of &a[i] */
+static CXCursor ptr_site(CXCursor p) {
+  CXCursor at = cur_strip(p);
+  if (kind(at) == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(at) == CXUnaryOperator_AddrOf) {
+    CXCursor *k2;
+    if (cur_children(at, &k2) == 1) at = k2[0];
+  }
+  return at;
+}
+
+/* a byte count as a 64-bit term */
+static const sx *byte_count(val v, CXCursor at) {
+  if (v.k == V_INT) return v.e->w < 64 ? sx_ext(SX_ZEXT, v.e, 64) : v.e;
+  return scan_opaque(64, false, cur_loc(at), "the byte count is not a value the model follows");
+}
+
+/* memcpy, memmove, memset and __pipeline_memcpy_async in a kernel: accesses of a
+   byte count at each pointer */
+static bool byte_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out) {
+  bool set = !strcmp(name, "memset"), async = !strcmp(name, "__pipeline_memcpy_async");
+  if (!set && !async && strcmp(name, "memcpy") && strcmp(name, "memmove")) return false;
+  val *a;
+  int n = call_args(I, call, callee, &a);
+  if (n < 3) return false;
+  CXCursor c2 = clang_Cursor_getArgument(call, 2);
+  const sx *cnt = byte_count(a[2], c2);
+  record_access_n(I, a[0], cnt, 0, AK_WRITE, ptr_site(clang_Cursor_getArgument(call, 0)), name);
+  if (!set) {
+    /* cp.async with zfill reads size - zfill bytes and zero-fills the rest */
+    const sx *rd = async && n >= 4 ? sx_bin(SX_SUB, cnt, byte_count(a[3], clang_Cursor_getArgument(call, 3))) : cnt;
+    record_access_n(I, a[1], rd, 0, AK_READ, ptr_site(clang_Cursor_getArgument(call, 1)), name);
+  }
+  *out = ct_of(clang_getCursorType(call)).k == CT_VOID ? v_none() : a[0];
+  return true;
+}
+
 bool device_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out) {
   CXType rt = clang_getCursorType(call);
   scan_loc loc = cur_loc(call);
   int n = clang_Cursor_getNumArguments(call);
+  if (byte_call(I, call, name, callee, out)) return true;
   if (in(name, atomics, true) || in(name, loads, false) || in(name, stores, false)) {
     val *a;
     call_args(I, call, callee, &a);
@@ -277,11 +317,7 @@ bool device_call(interp *I, CXCursor call, const char *name, CXCursor callee, va
     if (n > 0) {
       uint64_t w = ct_size(ct_pointee(clang_getCursorType(p)));
       scan_akind k = in(name, loads, false) ? AK_READ : in(name, stores, false) ? AK_WRITE : AK_ATOMIC;
-      CXCursor at = cur_strip(p);
-      if (kind(at) == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(at) == CXUnaryOperator_AddrOf) {
-        CXCursor *k2;
-        if (cur_children(at, &k2) == 1) at = k2[0];
-      }
+      CXCursor at = ptr_site(p);
       record_access(I, a[0], w, k, at, ptr_text(at));
     }
     *out = ct_of(rt).k == CT_VOID ? v_none() : v_fresh(rt, VK_LOADED, cur_text(call), loc, NULL);

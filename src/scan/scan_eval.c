@@ -261,10 +261,16 @@ const char *ptr_text(CXCursor at) {
 
 void record_access(interp *I, val ptr, uint64_t width, scan_akind kind_, CXCursor at, const char *base) {
   if (!I->device || sx_is_false(I->reach)) return;
+  record_access_n(I, ptr, sx_const(64, width ? width : 1), (unsigned)width, kind_, at, NULL);
+  M.accesses.v[M.accesses.n - 1].base = base ? base : ptr_text(at);
+}
+
+void record_access_n(interp *I, val ptr, const sx *width, unsigned elem, scan_akind kind_, CXCursor at, const char *what) {
+  if (!I->device || sx_is_false(I->reach)) return;
   scan_access a = {0};
   a.loc = cur_loc(at);
   a.kind = kind_;
-  a.base = base ? base : ptr_text(at);
+  a.base = ptr_text(at);
   a.part = -1;
   if (ptr.k == V_PTR && ptr.region >= 0) {
     a.region = ptr.region;
@@ -274,12 +280,20 @@ void record_access(interp *I, val ptr, uint64_t width, scan_akind kind_, CXCurso
     a.region = model_unknown_region(ptr.k == V_PTR ? "the pointer is null" : "the pointer is not one the model follows");
     a.off = sx_const(64, 0);
   }
-  a.width = sx_const(64, width ? width : 1);
-  a.elem = (unsigned)width;
+  a.width = width;
+  a.elem = elem;
   a.reach = I->reach;
   a.ctx = I->ctx;
+  a.what = what;
   a.why = I->fr ? I->fr->why : NULL;
   VEC_PUSH(M.accesses, a);
+}
+
+void record_opaque_use(interp *I, val ptr, CXCursor at, const char *what) {
+  if (!I->device || sx_is_false(I->reach) || ptr.k != V_PTR || ptr.region < 0) return;
+  record_access_n(I, ptr, sx_const(64, 1), 0, AK_USE, at, what);
+  scan_access *a = &M.accesses.v[M.accesses.n - 1];
+  a->why = scan_fmt("'%s' has no body the analysis can see, so what it touches is not known", what);
 }
 
 /* ---- lvalues ---- */
@@ -764,11 +778,42 @@ static val construct(interp *I, CXCursor e, CXCursor ctor) {
   }
   if (n == 1) {
     CXCursor a = clang_Cursor_getArgument(e, 0);
-    if (clang_equalTypes(clang_getCanonicalType(ty(a)), clang_getCanonicalType(t))) return ev(I, a);
+    /* a copy, from a const object too (float4 v = a[i] reads a[i]) */
+    if (clang_equalTypes(clang_getUnqualifiedType(clang_getCanonicalType(ty(a))),
+                         clang_getUnqualifiedType(clang_getCanonicalType(t))))
+      return ev(I, a);
   }
   val *args;
   call_args(I, e, ctor, &args);
   return v_opaque(t, loc, scan_fmt("'%s' is built by a constructor the model does not follow", cur_text(e)));
+}
+
+/* a method the model does not follow, called on an object in memory (a[i].norm(),
+   a[i] += v with a user operator): the object must exist, so the call is checked as
+   a read of the whole object; what the method does inside is not followed */
+static void method_object(interp *I, CXCursor e) {
+  CXCursor *k;
+  int n = cur_children(e, &k);
+  if (n < 1) return;
+  CXCursor callee = cur_strip(k[0]);
+  CXCursor obj;
+  if (kind(callee) == CXCursor_MemberRefExpr) {
+    CXCursor *m;
+    if (cur_children(callee, &m) != 1) return;
+    obj = m[0];
+  } else if (clang_Cursor_getNumArguments(e) >= 1) {
+    obj = clang_Cursor_getArgument(e, 0); /* a member operator's object */
+  } else {
+    return;
+  }
+  CXType ot = ty(obj);
+  if (ct_of(ot).k == CT_PTR) {
+    if (kind(callee) != CXCursor_MemberRefExpr) return;
+    record_access(I, ev(I, obj), ct_size(ct_pointee(ot)), AK_READ, cur_strip(obj), NULL);
+    return;
+  }
+  lval lv = ev_lv(I, obj);
+  if (lv.k == LV_MEM) record_access(I, lv.ptr, ct_size(lv.type), AK_READ, cur_strip(obj), NULL);
 }
 
 static val ev_call(interp *I, CXCursor e) {
@@ -785,6 +830,17 @@ static val ev_call(interp *I, CXCursor e) {
     return v_opaque(ty(e), loc, "the call goes through a pointer the model does not follow");
   }
   if (kind(callee) == CXCursor_Constructor) return construct(I, e, callee);
+  if (kind(callee) == CXCursor_CXXMethod && clang_CXXMethod_isDefaulted(callee) &&
+      (clang_CXXMethod_isCopyAssignmentOperator(callee) || clang_CXXMethod_isMoveAssignmentOperator(callee)) &&
+      clang_Cursor_getNumArguments(e) == 2) {
+    /* a struct assigned as a whole (a[i] = make_float4(...)): a store like any other */
+    CXCursor to = clang_Cursor_getArgument(e, 0);
+    lval lv = ev_lv(I, to);
+    val v = ev(I, clang_Cursor_getArgument(e, 1));
+    lv_store(I, &lv, v, to);
+    return v;
+  }
+  if (kind(callee) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(callee)) method_object(I, e);
   const char *name = cur_name(callee);
   val out;
   if (I->device ? device_call(I, e, name, callee, &out) : host_call(I, e, name, callee, &out)) return out;
@@ -799,7 +855,9 @@ static val ev_call(interp *I, CXCursor e) {
   n = call_args(I, e, callee, &args);
   if (!clang_Cursor_isNull(def)) return call_user(I, def, args, n, e);
   /* a function the model cannot see into: what it returns, and what it may
-     write through pointers to variables, become opaque */
+     write through pointers to variables, become opaque; in a kernel, what it
+     does with a pointer into an allocation is an unknown */
+  for (int i = 0; i < n; i++) record_opaque_use(I, args[i], clang_Cursor_getArgument(e, (unsigned)i), name);
   for (int i = 0; i < n; i++)
     if (args[i].k == V_ADDR && !clang_isConstQualifiedType(ct_pointee(clang_getArgType(clang_getCursorType(callee), (unsigned)i))))
       lv_store(I, args[i].addr,

@@ -112,6 +112,25 @@ static void host_access(interp *I, val p, CXCursor arg, val count, scan_akind k,
 
 static CXCursor arg(CXCursor call, int i) { return clang_Cursor_getArgument(call, (unsigned)i); }
 
+/* a runtime copy or set the model does not follow: an unknown, not a silent pass */
+static void host_unmodelled(interp *I, CXCursor call, const char *fname) {
+  if (sx_is_false(I->reach)) return;
+  scan_access a;
+  memset(&a, 0, sizeof a);
+  a.loc = cur_loc(call);
+  a.kind = AK_USE;
+  a.base = clang_Cursor_getNumArguments(call) > 0 ? cur_text(cur_strip(arg(call, 0))) : fname;
+  a.part = -1;
+  a.reach = I->reach;
+  a.ctx = -1;
+  a.what = fname;
+  a.why = scan_fmt("'%s' is not modelled, so the bytes it copies or sets are not checked", fname);
+  a.region = model_unknown_region(a.why);
+  a.off = sx_const(64, 0);
+  a.width = sx_const(64, 1);
+  VEC_PUSH(M.accesses, a);
+}
+
 /* 2D copies touch pitch * (height - 1) + width bytes */
 static val extent_2d(val pitch, val width, val height) {
   if (pitch.k != V_INT || width.k != V_INT || height.k != V_INT) return v_none();
@@ -214,6 +233,28 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
     n = call_args(I, call, callee, &a);
     if (n >= 3) host_access(I, a[0], arg(call, 0), a[2], AK_SET, name);
     *out = ct_of(rt).k == CT_INT ? v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL) : a[0];
+    return true;
+  }
+  if (!strcmp(name, "cudaMemcpyPeer") || !strcmp(name, "cudaMemcpyPeerAsync")) {
+    n = call_args(I, call, callee, &a);
+    if (n >= 5) {
+      host_access(I, a[0], arg(call, 0), a[4], AK_COPY_TO, name);
+      host_access(I, a[2], arg(call, 2), a[4], AK_COPY_FROM, name);
+    }
+    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    return true;
+  }
+  if (!strcmp(name, "cudaMemset2D") || !strcmp(name, "cudaMemset2DAsync")) {
+    n = call_args(I, call, callee, &a);
+    if (n >= 5) host_access(I, a[0], arg(call, 0), extent_2d(a[1], a[3], a[4]), AK_SET, name);
+    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    return true;
+  }
+  if (!strncmp(name, "cu", 2) && (strstr(name, "Memcpy") || strstr(name, "Memset"))) {
+    /* cudaMemcpy3D, cudaMemcpyToSymbol, cuMemcpyHtoD, ...: bytes the model does not count */
+    n = call_args(I, call, callee, &a);
+    host_unmodelled(I, call, name);
+    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
     return true;
   }
   return false;

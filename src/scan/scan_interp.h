@@ -116,6 +116,10 @@ val lv_address(interp *I, const lval *lv); /* &object */
 const char *lv_name(const lval *lv);        /* 'x', 'cfg.n' */
 /* the access of width bytes at ptr, made at cursor at */
 void record_access(interp *I, val ptr, uint64_t width, scan_akind kind, CXCursor at, const char *base);
+/* the same for width bytes counted at run time (memcpy in a kernel), made by the call 'what' */
+void record_access_n(interp *I, val ptr, const sx *width, unsigned elem, scan_akind kind, CXCursor at, const char *what);
+/* a pointer into an allocation passed to the device function 'what', whose body is not seen */
+void record_opaque_use(interp *I, val ptr, CXCursor at, const char *what);
 const char *ptr_text(CXCursor at); /* the pointer an access goes through, as written */
 
 /* ---- statements and calls (scan_exec.c) ---- */

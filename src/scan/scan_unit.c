@@ -35,6 +35,8 @@ typedef struct {
   cursor_vec defs;      /* function definitions in user code */
   cursor_vec templates; /* function templates in user code */
   cursor_vec called;    /* definitions some other function calls */
+  cursor_vec calls;     /* the definition of every direct call's callee, repeated */
+  cursor_vec refs;      /* the definition of every function named, repeated */
 } unit;
 
 static bool contains(cursor_vec *v, CXCursor c) {
@@ -51,13 +53,32 @@ CXCursor unit_definition(CXCursor callee) {
   return clang_getNullCursor();
 }
 
-static enum CXChildVisitResult call_visit(CXCursor c, CXCursor parent, CXClientData data) {
+static size_t count(cursor_vec *v, CXCursor c) {
+  size_t n = 0;
+  for (size_t i = 0; i < v->n; i++) n += clang_equalCursors(v->v[i], c) != 0;
+  return n;
+}
+
+/* every function named, called or not: inside bodies, and in a global's initializer
+   (a table of callbacks), which the analysis does not run */
+static enum CXChildVisitResult ref_visit(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   unit *u = data;
+  if (kind(c) == CXCursor_DeclRefExpr) {
+    CXCursor d = clang_getCursorDefinition(clang_getCursorReferenced(c));
+    if (!null(d) && kind(d) == CXCursor_FunctionDecl) VEC_PUSH(u->refs, d);
+  }
+  return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult call_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  unit *u = data;
+  ref_visit(c, parent, data);
   if (kind(c) == CXCursor_CallExpr) {
     CXCursor callee = clang_getCursorReferenced(c);
     if (!null(callee)) {
       CXCursor d = clang_getCursorDefinition(callee);
+      if (!null(d)) VEC_PUSH(u->calls, d);
       if (!null(d) && !contains(&u->called, d)) VEC_PUSH(u->called, d);
       CXCursor t = clang_getSpecializedCursorTemplate(callee);
       if (!null(t) && !contains(&u->called, t)) VEC_PUSH(u->called, t);
@@ -88,6 +109,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
       clang_visitChildren(c, call_visit, u);
     }
     return CXChildVisit_Continue;
+  case CXCursor_VarDecl: clang_visitChildren(c, ref_visit, u); return CXChildVisit_Continue;
   default: return CXChildVisit_Continue;
   }
 }
@@ -97,8 +119,10 @@ static bool is_device_only(CXCursor f) {
   return cur_has_attr(f, CXCursor_CUDADeviceAttr) && !cur_has_attr(f, CXCursor_CUDAHostAttr);
 }
 
-/* an entry's parameters: inputs, and pointers to allocations nobody here made */
-static void run_entry(CXCursor fn) {
+/* an entry's parameters: inputs, and pointers to allocations nobody here made;
+   for a function whose address is taken (std::thread(work, i), a callback) the
+   values it is called with are not known, and not arbitrary either */
+static void run_entry(CXCursor fn, bool address_taken) {
   const char *name = cur_name(fn);
   VEC(val) args = {0};
   CXCursor *k;
@@ -108,9 +132,10 @@ static void run_entry(CXCursor fn) {
     if (kind(k[i]) != CXCursor_ParmDecl) continue;
     CXType t = clang_getCursorType(k[i]);
     const char *pn = cur_name(k[i]);
-    const char *why = is_main ? "the pointer is main's argv"
-                              : scan_fmt("'%s' is a parameter of '%s', which nothing in the analysed code calls", pn, name);
-    val v = v_fresh(t, VK_INPUT, pn, cur_loc(k[i]), why);
+    const char *why = is_main        ? "the pointer is main's argv"
+                      : address_taken ? scan_fmt("'%s' is a parameter of '%s', which is called through its address", pn, name)
+                                      : scan_fmt("'%s' is a parameter of '%s', which nothing in the analysed code calls", pn, name);
+    val v = v_fresh(t, address_taken ? VK_OPAQUE : VK_INPUT, pn, cur_loc(k[i]), why);
     if (is_main && v.k == V_INT && args.n == 0) scan_var_fact((int)v.e->k, sx_bin(SX_SLE, sx_const(v.e->w, 1), v.e));
     VEC_PUSH(args, v);
   }
@@ -139,7 +164,7 @@ void unit_analyse(scan_tu *t) {
       bool is_main = !strcmp(cur_name(f), "main");
       if ((pass == 0) != is_main || is_kernel(f) || is_device_only(f) || contains(&u.called, f)) continue;
       if (kind(f) == CXCursor_CXXMethod) continue;
-      run_entry(f);
+      run_entry(f, count(&u.refs, f) > count(&u.calls, f));
     }
   /* what no launch or call reached */
   for (size_t i = 0; i < u.defs.n; i++) {
