@@ -89,7 +89,6 @@ void ptx_hoist_plan(ptx_fstate *fs) {
   for (int i = 0; i < fs->nc; i++) {
     ptx_check *c = &fs->c[i];
     int li = loop_of(h, &fs->fn, c->stmt);
-    if (li >= 0 && fs->fn.st[fs->fn.b[h->loops[li].header].first]->kind != ST_LABEL) li = -1;
     if (li >= 0 && hoistable(fs, &h->loops[li], c)) {
       c->hoisted = 1;
       count[li]++;
@@ -146,12 +145,14 @@ static const char *trip_count(pre *p) {
   const char *k = rd(p->fs);
   /* registers of the counter's width: V_0, the distance, the step's size */
   const char *v0, *d, *m;
+  /* a 32-bit step in a register, as a 32-bit operand (read once) */
+  const char *st32 = w == 32 && (t->post || !s) ? step32_txt(p, step) : NULL;
   if (w == 32) {
     v0 = ptx_printf(fn->a, "%%gsan_r%d", R_H0);
     d = ptx_printf(fn->a, "%%gsan_r%d", R_H1);
     m = ptx_printf(fn->a, "%%gsan_r%d", R_H2);
     ptx_bprintf(b, "\tmov.b32 \t%s, %s;\n", v0, i);
-    if (t->post) ptx_bprintf(b, "\tadd.s32 \t%s, %s, %s;\n", v0, v0, step32_txt(p, step));
+    if (t->post) ptx_bprintf(b, "\tadd.s32 \t%s, %s, %s;\n", v0, v0, st32);
   } else {
     v0 = rd(p->fs);
     d = rd(p->fs);
@@ -165,7 +166,7 @@ static const char *trip_count(pre *p) {
   if (s) {
     ptx_bprintf(b, "\tmov.b%d \t%s, %lld;\n", w, m, (long long)(s < 0 ? -s : s));
   } else {
-    const char *st = w == 32 ? step32_txt(p, step) : eval(p, step, K0);
+    const char *st = w == 32 ? st32 : eval(p, step, K0);
     ptx_bprintf(b, "\t%s.s%d \t%s, %s;\n", up ? "mov" : "neg", w, m, st);
     ptx_bprintf(b, "\tsetp.le.or.s%d \t%%gsan_p%d, %s, 0, %%gsan_p%d;\n", w, P_HOIST, m, P_HOIST);
     if (w == 64) bad_if(p, "ge", "s64", m, "2147483648");

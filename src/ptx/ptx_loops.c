@@ -561,6 +561,8 @@ int ptx_loops_find(ptx_fn *fn, ptx_loop **out) {
      * into the range from before it only if it is the header */
     int at = -1, dom = -1;
     if (ok && (lo == 0 || !entry_edge(fn, h, in, &at, &dom))) ok = 0;
+    /* the copy is entered by a jump to its header's label */
+    if (ok && fn->st[fn->b[h].first]->kind != ST_LABEL) ok = 0;
     int mode = ok ? copy_mode(fn, fn->b[lo].first, fn->b[hi].last, in) : -1;
     if (mode < 0) continue;
     loops = realloc(loops, (size_t)(nl + 1) * sizeof *loops);
