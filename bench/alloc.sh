@@ -16,6 +16,10 @@
 #
 # Environment:
 #   REPS      repetitions, native and gsan (default 11)
+#   ROUNDS    processes, native and gsan taking turns (default 5); each row is
+#             the median over the rounds of each process's median: the
+#             driver's own latency for one call moves between processes
+#             (one 2 MiB cudaMalloc: 57 to 111 us in runs an hour apart)
 #   CS_REPS   repetitions under compute-sanitizer (default 5)
 #   SIZES     sizes in bytes, comma separated (default 256,65536,2097152,1073741824)
 #   OUT       where the logs go (default build/bench)
@@ -34,7 +38,7 @@ cd "$TOP"
 
 # the command as given, with the settings that changed it
 cmd="sh bench/alloc.sh"
-for v in RESULTS SIZES CS_REPS REPS; do
+for v in RESULTS SIZES CS_REPS REPS ROUNDS; do
     isset='' val=''
     eval "isset=\${$v+x}"
     if [ -n "$isset" ]; then
@@ -44,6 +48,7 @@ for v in RESULTS SIZES CS_REPS REPS; do
 done
 
 REPS=${REPS:-11}
+ROUNDS=${ROUNDS:-5}
 CS_REPS=${CS_REPS:-5}
 SIZES=${SIZES:-256,65536,2097152,1073741824}
 RESULTS=${RESULTS:-docs/results/alloc-latency.md}
@@ -80,20 +85,27 @@ note "$NVCC -O2 -arch=native -o $BIN bench/alloc_latency.cu"
     || { cat "$L-build.log" >&2; die "nvcc failed (log: $L-build.log)"; }
 
 # 3. the runs. Each writes LABEL.out (the size= lines) and LABEL.err.
-note "native: $BIN --reps $REPS --sizes $SIZES"
-rc=0
-"$BIN" --reps "$REPS" --sizes "$SIZES" > "$L-native.out" 2> "$L-native.err" || rc=$?
-[ "$rc" = 0 ] || { tail -n 20 "$L-native.err" >&2; die "the native run failed, exit $rc (log: $L-native.err)"; }
+case $ROUNDS in ''|*[!0-9]*|0) die "ROUNDS must be a positive integer, not '$ROUNDS'" ;; esac
+: > "$L-native.out"
+: > "$L-gsan.out"
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+    note "round $r of $ROUNDS, native: $BIN --reps $REPS --sizes $SIZES"
+    rc=0
+    "$BIN" --reps "$REPS" --sizes "$SIZES" >> "$L-native.out" 2> "$L-native.err" || rc=$?
+    [ "$rc" = 0 ] || { tail -n 20 "$L-native.err" >&2; die "the native run failed, exit $rc (log: $L-native.err)"; }
 
-note "gsan: $GSAN run --opt verbosity=1 -- $BIN --reps $REPS --sizes $SIZES"
-rc=0
-"$GSAN" run --opt verbosity=1 -- "$BIN" --reps "$REPS" --sizes "$SIZES" > "$L-gsan.out" 2> "$L-gsan.err" || rc=$?
-[ "$rc" = 0 ] || { tail -n 20 "$L-gsan.err" >&2; die "the run under gsan failed, exit $rc (log: $L-gsan.err)"; }
-if grep -q 'cannot set up' "$L-gsan.err"; then
-    die "gsan did not serve the allocations: $(grep -m 1 'cannot set up' "$L-gsan.err")"
-fi
-grep -q 'arena and ring ready' "$L-gsan.err" \
-    || die "no 'arena and ring ready' from libgsan: were the allocations served by gsan? (log: $L-gsan.err)"
+    note "round $r of $ROUNDS, gsan: $GSAN run --opt verbosity=1 -- $BIN --reps $REPS --sizes $SIZES"
+    rc=0
+    "$GSAN" run --opt verbosity=1 -- "$BIN" --reps "$REPS" --sizes "$SIZES" >> "$L-gsan.out" 2> "$L-gsan.err" || rc=$?
+    [ "$rc" = 0 ] || { tail -n 20 "$L-gsan.err" >&2; die "the run under gsan failed, exit $rc (log: $L-gsan.err)"; }
+    if grep -q 'cannot set up' "$L-gsan.err"; then
+        die "gsan did not serve the allocations: $(grep -m 1 'cannot set up' "$L-gsan.err")"
+    fi
+    grep -q 'arena and ring ready' "$L-gsan.err" \
+        || die "no 'arena and ring ready' from libgsan: were the allocations served by gsan? (log: $L-gsan.err)"
+    r=$((r + 1))
+done
 
 cs_note=
 : > "$L-cs.out"
@@ -129,11 +141,24 @@ rows() {
         n = 0
     }' "$2"
 }
+# the median over the rounds of each label's size= lines for one (size, op)
+median_rows() {
+    awk '{ k = $1 " " $2 " " $3 " " $4; if (!(k in n)) order[++keys] = k; x[k, ++n[k]] = $5 }
+    END {
+        for (i = 1; i <= keys; i++) {
+            k = order[i]; m = n[k]
+            for (a = 2; a <= m; a++)    # insertion sort: a handful of rounds
+                for (b = a; b > 1 && x[k, b - 1] + 0 > x[k, b] + 0; b--) { t = x[k, b]; x[k, b] = x[k, b - 1]; x[k, b - 1] = t }
+            print k, (m % 2 ? x[k, (m + 1) / 2] : (x[k, m / 2] + x[k, m / 2 + 1]) / 2)
+        }
+    }'
+}
 {
     rows native "$L-native.out"
     rows gsan "$L-gsan.out"
     rows cs "$L-cs.out"
-} > "$L-rows.txt"
+} > "$L-rounds.txt"
+median_rows < "$L-rounds.txt" > "$L-rows.txt"
 grep -q '^native ' "$L-rows.txt" || die "no size= lines from the native run (log: $L-native.out)"
 grep -q '^gsan ' "$L-rows.txt" || die "no size= lines from the run under gsan (log: $L-gsan.out)"
 
@@ -214,9 +239,10 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "- nvcc: $nvccv"
     echo "- gsan: git $rev"
     echo "- program: \`bench/alloc_latency.cu\` built with \`nvcc -O2 -arch=native\`; sizes $SIZES bytes"
-    echo "- each figure: median over $REPS repetitions (compute-sanitizer: $CS_REPS) of the host wall time"
-    echo "  per call, \`clock_gettime(CLOCK_MONOTONIC)\` around each call, after a warm-up; \"batch of K\":"
-    echo "  K allocations in a row, then their K frees, each batch's time divided by K"
+    echo "- each figure: native and gsan, the median over $ROUNDS processes (taking turns) of each"
+    echo "  process's median over $REPS repetitions; compute-sanitizer, one process of $CS_REPS repetitions;"
+    echo "  of the host wall time per call, \`clock_gettime(CLOCK_MONOTONIC)\` around each call, after"
+    echo "  a warm-up; \"batch of K\": K allocations in a row, then their K frees, each batch's time divided by K"
     echo "- gsan: \`$GSAN run --opt verbosity=1 -- $BIN\` (libgsan said its arena was ready)"
     echo "- compute-sanitizer: $cs_note"
     echo "- logs: \`$LOGDIR\` (alloc-*)"
@@ -226,6 +252,16 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "Target (gsan within ${TARGET}x of native on every row): $verdict"
     echo
     echo "worst gsan/native ratio: ${worst}x (target ${TARGET}x)"
+    echo
+    echo "Each process's median, in microseconds, in the order run (the table takes their median):"
+    echo
+    echo "| size (bytes) | operation | native | gsan |"
+    echo "|---|---|---|---|"
+    awk '$1 != "cs" { key = $2 " " $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key; k[key] = $4 }
+                      v[$1, key] = v[$1, key] (v[$1, key] == "" ? "" : ", ") $5 }
+         END { for (i = 1; i <= n; i++) { split(order[i], f, " ")
+                 printf "| %s | %s%s | %s | %s |\n", f[1], f[2], (k[order[i]] != "" && f[2] ~ /batch/ ? " of " k[order[i]] : ""),
+                        v["native", order[i]], v["gsan", order[i]] } }' "$L-rounds.txt"
 } > "$RESULTS"
 # a copy beside the logs, for runs whose tree does not come back
 case $(cd "$(dirname "$RESULTS")" && pwd) in

@@ -101,6 +101,48 @@ int main() {
            CK(cuMemRelease(h));
          }));
   printf("| cuMemUnmap, 2 MiB | %.3f |\n", median_us(200, [&](int i) { CK(cuMemUnmap(va + g * i, g)); }));
+  // what a single 2 MiB allocation costs gsan: its kept handle mapped at the
+  // next slot (a new address), then unmapped at its free, over and over
+  CUmemGenericAllocationHandle kept;
+  CK(cuMemCreate(&kept, g, &p, 0));
+  CUdeviceptr va2 = va + (4ull << 30);
+  std::vector<double> tmap, tacc, tunmap, tboth;
+  for (int i = 0; i < 200; i++) {
+    CUdeviceptr at = va2 + 2 * g * i;
+    double t0 = now_us();
+    CK(cuMemMap(at, g, 0, kept, 0));
+    double t1 = now_us();
+    CK(cuMemSetAccess(at, g, &d, 1));
+    double t2 = now_us();
+    CK(cuStreamWriteValue64(s, buf + 8 * (i % 1024), v, 0));
+    double t3 = now_us();
+    CK(cuMemUnmap(at, g));
+    double t4 = now_us();
+    tmap.push_back(t1 - t0);
+    tacc.push_back(t2 - t1);
+    tboth.push_back(t3 - t0);
+    tunmap.push_back(t4 - t3);
+  }
+  auto med = [](std::vector<double> x) {
+    std::sort(x.begin(), x.end());
+    return x[x.size() / 2];
+  };
+  printf("| kept handle: cuMemMap at a new address, 2 MiB | %.3f |\n", med(tmap));
+  printf("| kept handle: cuMemSetAccess, 2 MiB | %.3f |\n", med(tacc));
+  printf("| kept handle: map + access + a table write (one allocation's driver calls) | %.3f |\n", med(tboth));
+  printf("| kept handle: cuMemUnmap after it, 2 MiB | %.3f |\n", med(tunmap));
+  std::vector<double> na, nf;
+  for (int i = 0; i < 200; i++) {
+    CUdeviceptr q;
+    double t0 = now_us();
+    CK(cuMemAlloc(&q, g));
+    double t1 = now_us();
+    CK(cuMemFree(q));
+    nf.push_back(now_us() - t1);
+    na.push_back(t1 - t0);
+  }
+  printf("| cuMemAlloc, 2 MiB, one (the driver's) | %.3f |\n", med(na));
+  printf("| cuMemFree, 2 MiB, one (the driver's) | %.3f |\n", med(nf));
   printf("| cuMemAlloc + cuMemFree, 256 B (the driver's) | %.3f |\n", median_us(n, [&](int) {
            CUdeviceptr q;
            CK(cuMemAlloc(&q, 256));

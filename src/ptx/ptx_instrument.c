@@ -378,6 +378,12 @@ static ptx_item *text_item(ptx_module *m, const char *text) {
 }
 
 int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d) {
+  /* the report path claims ring slots per warp (activemask, shfl.sync) */
+  if (m->version_major * 10 + m->version_minor < 62) {
+    ptx_error(d, 1, 1, "PTX ISA %d.%d is not supported: gsan needs 6.2 or newer (CUDA 10.1)", m->version_major,
+              m->version_minor);
+    return -1;
+  }
   if (m->address_size != 64) {
     ptx_error(d, 1, 1, ".address_size %d is not supported: gsan instruments 64-bit PTX", m->address_size);
     return -1;

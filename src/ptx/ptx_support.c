@@ -20,8 +20,8 @@ static const char support[] =
     ".weak .func " GSAN_REPORT_FUNC "(.param .b64 __gsan_mod, .param .b32 __gsan_site, .param .b64 __gsan_addr,"
     " .param .b64 __gsan_base, .param .b64 __gsan_size, .param .b64 __gsan_width)\n"
     "{\n"
-    "\t.reg .pred \t%p<3>;\n"
-    "\t.reg .b32 \t%r<12>;\n"
+    "\t.reg .pred \t%p<4>;\n"
+    "\t.reg .b32 \t%r<17>;\n"
     "\t.reg .b64 \t%rd<8>;\n"
     "\tld.const.u64 \t%rd1, [" GSAN_CTX_SYMBOL "+24];\n"
     "\tld.const.u64 \t%rd2, [" GSAN_CTX_SYMBOL "+32];\n"
@@ -40,19 +40,42 @@ static const char support[] =
     "\tsetp.lt.or.u64 \t%p2, %rd5, %rd7, %p2;\n"
     "\tsetp.ne.and.u64 \t%p2, %rd7, 0, %p2;\n"
     "\t@!%p2 bra \t$L__gsan_done;\n"
-    /* claim a slot: head moves only when the ring has room, so a full ring
-     * leaves no hole for the host to wait on (CAS, retried on contention) */
+    /* claim slots: head moves only when the ring has room, so a full ring
+     * leaves no hole for the host to wait on. The failing lanes of a warp
+     * claim together, through one leader, so a million failing threads make
+     * a thirty-second of the compare-and-swaps (each retry re-reads head):
+     * one CAS per thread made a flood of failures quadratic in time. */
+    "\tactivemask.b32 \t%r12;\n"
+    "\tmov.u32 \t%r13, %lanemask_lt;\n"
+    "\tand.b32 \t%r13, %r13, %r12;\n"
+    "\tpopc.b32 \t%r13, %r13;\n" /* this lane's rank among them */
+    "\tpopc.b32 \t%r14, %r12;\n" /* how many */
+    "\tneg.s32 \t%r15, %r12;\n"
+    "\tand.b32 \t%r15, %r15, %r12;\n"
+    "\tadd.s32 \t%r15, %r15, -1;\n"
+    "\tpopc.b32 \t%r15, %r15;\n" /* the leader: the lowest lane */
+    "\tsetp.ne.u32 \t%p3, %r13, 0;\n"
+    "\t@%p3 bra \t$L__gsan_claimed;\n"
     "$L__gsan_claim:\n"
     "\tld.volatile.global.u32 \t%r1, [%rd2];\n"
     "\tld.volatile.global.u32 \t%r2, [%rd1];\n"
     "\tld.volatile.global.u32 \t%r3, [%rd1+4];\n"
     "\tsub.s32 \t%r4, %r1, %r3;\n"
-    "\tsetp.ge.u32 \t%p2, %r4, %r2;\n"
-    "\t@%p2 bra \t$L__gsan_full;\n"
-    "\tadd.s32 \t%r10, %r1, 1;\n"
+    "\tsub.s32 \t%r16, %r2, %r4;\n" /* room: head - tail never passes capacity */
+    "\tmin.u32 \t%r16, %r16, %r14;\n"
+    "\tsetp.eq.u32 \t%p2, %r16, 0;\n"
+    "\t@%p2 bra \t$L__gsan_claimed;\n"
+    "\tadd.s32 \t%r10, %r1, %r16;\n"
     "\tatom.global.cas.b32 \t%r11, [%rd2], %r1, %r10;\n"
     "\tsetp.ne.s32 \t%p2, %r11, %r1;\n"
     "\t@%p2 bra \t$L__gsan_claim;\n"
+    "$L__gsan_claimed:\n"
+    "\tshfl.sync.idx.b32 \t%r1, %r1, %r15, 31, %r12;\n"
+    "\tshfl.sync.idx.b32 \t%r2, %r2, %r15, 31, %r12;\n"
+    "\tshfl.sync.idx.b32 \t%r16, %r16, %r15, 31, %r12;\n"
+    "\tsetp.ge.u32 \t%p2, %r13, %r16;\n" /* past the room claimed: dropped */
+    "\t@%p2 bra \t$L__gsan_full;\n"
+    "\tadd.s32 \t%r1, %r1, %r13;\n"
     "\tadd.s32 \t%r5, %r2, -1;\n"
     "\tand.b32 \t%r5, %r1, %r5;\n"
     "\tmul.wide.u32 \t%rd3, %r5, 64;\n"

@@ -54,6 +54,10 @@ static const option table[] = {
     {"malloc_context_size", K_INT, FIELD(malloc_context_size), "32",
      "host stack frames kept for each allocation and free, shown in reports and matched by leak suppressions "
      "(0: none captured, the cheapest)", NULL, 0, 32},
+    {"handle_signals", K_BOOL, FIELD(handle_signals), "1",
+     "on SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE and SIGILL, where the program left them "
+     "at their default, print the pending device reports before the signal ends the run",
+     NULL, 0, 0},
 };
 #undef FIELD
 

@@ -24,6 +24,7 @@ typedef struct rt_flags {
   int async_tables;      /* slot-table writes queued on gsan's stream, launches ordered after them */
   int print_stats;       /* the arena's memory accounting at exit */
   int malloc_context_size; /* host frames kept per allocation and free stack; 0: none captured */
+  int handle_signals;    /* fatal signals left at their default print pending reports first */
 } rt_flags;
 
 void rt_flags_defaults(rt_flags *f);

@@ -66,6 +66,8 @@ int rt_gsan_suppressed(const char *kind, const char *const *names, int n, const 
   return rt_suppress_match(&rt_gsan.suppress, kind, all, k) != NULL;
 }
 
+static int still_ready(rt_dev *d);
+
 /* A kernel may be handed any device's pointers (peer access), so a launch
  * waits for the table writes of every device that has some in flight; with
  * one device in use that is the one. */
@@ -74,7 +76,7 @@ int rt_gsan_order_launch(CUstream s) {
   int r = 0, capturing = -1;
   for (int i = 0; i < RT_MAX_DEVICES && !r; i++) {
     rt_dev *d = &rt_gsan.dev[i];
-    if (!__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE) || !rt_vmm_cuda_pending(&d->vmm)) continue;
+    if (!__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE) || !rt_vmm_cuda_pending(&d->vmm) || !still_ready(d)) continue;
     if (capturing < 0) capturing = rt_gsan_capturing(s);
     if (!capturing) {
       r = rt_vmm_cuda_order(&d->vmm, s, 0);
@@ -163,6 +165,9 @@ void rt_gsan_init_driver(void *get_proc) {
     GET(MemHostGetDevicePointer, "cuMemHostGetDevicePointer");
     GET(MemsetD8, "cuMemsetD8");
     GET(MemcpyHtoD, "cuMemcpyHtoD");
+    GET(MemcpyDtoH, "cuMemcpyDtoH");
+    GET(MemHostUnregister, "cuMemHostUnregister");
+    GET(CtxGetId, "cuCtxGetId");
     GET(StreamSynchronize, "cuStreamSynchronize");
     GET(StreamIsCapturing, "cuStreamIsCapturing");
     GET(StreamCreate, "cuStreamCreate");
@@ -222,7 +227,7 @@ static void die(void) {
    * which a thread blocked in a read holds */
   fflush(stdout);
   fflush(rt_gsan.log.out);
-  _exit(rt_gsan.flags.exitcode);
+  rt_exit_now(rt_gsan.flags.exitcode);
 }
 
 /* One device record: printed the first time its site fails (until
@@ -231,6 +236,9 @@ static void die(void) {
  * can succeed. Runs under rt_gsan.lock. */
 static void sink(void *arg, const gsan_record *rec) {
   (void)arg;
+  /* a site already reported (or held back) is only counted: a million
+   * threads failing one check must not cost a million symbolised reports */
+  if (rt_seen_again(&rt_gsan.seen, rec->module_id, rec->site)) return;
   const rt_site_table *t = table_for(rec->module_id);
   rt_site s;
   memset(&s, 0, sizeof s);
@@ -293,14 +301,44 @@ CUresult rt_gsan_drain_after(CUresult r) {
   return r;
 }
 
+static void note_repeat(void *arg, const rt_seen_site *site);
+
 static void *monitor(void *arg) {
   (void)arg;
-  struct timespec ts = {rt_gsan.flags.monitor_ms / 1000, (long)(rt_gsan.flags.monitor_ms % 1000) * 1000000L};
+  rt_exit_monitor_signals();
   while (!rt_gsan.stop) {
-    nanosleep(&ts, NULL);
-    rt_gsan_drain(0);
+    if (!rt_exit_wait((unsigned)rt_gsan.flags.monitor_ms)) rt_gsan_drain(0);
   }
   return NULL;
+}
+
+/* The records a full ring only counted (the control block's second word,
+ * docs/abi.md), on each device whose context is still there to ask. */
+static void report_unrecorded(void) {
+  for (int i = 0; i < RT_MAX_DEVICES; i++) {
+    rt_dev *d = &rt_gsan.dev[i];
+    uint32_t ctl[2] = {0, 0};
+    uint64_t n = d->unrecorded;
+    if (d->ready && d->cuctx && rt_gsan.cu.MemcpyDtoH && rt_gsan.cu.CtxPushCurrent(d->cuctx) == CUDA_SUCCESS) {
+      if (rt_gsan.cu.MemcpyDtoH(ctl, d->ring_ctl, sizeof ctl) == CUDA_SUCCESS) n += ctl[1];
+      CUcontext prev;
+      rt_gsan.cu.CtxPopCurrent(&prev);
+    }
+    if (!n) continue;
+    rt_err_unrecorded e = {d->device, n, d->ring.capacity};
+    rt_report_unrecorded(&rt_gsan.log, &e);
+  }
+}
+
+void rt_gsan_last_words(void) {
+  static int said;
+  if (__atomic_exchange_n(&said, 1, __ATOMIC_ACQ_REL)) return;
+  fflush(stdout); /* the program's own output before gsan's last words */
+  rt_gsan_drain(1);
+  pthread_mutex_lock(&rt_gsan.lock);
+  report_unrecorded();
+  rt_seen_foreach_repeat(&rt_gsan.seen, note_repeat, NULL);
+  pthread_mutex_unlock(&rt_gsan.lock);
 }
 
 /* at exit: stop the monitor, take what the device wrote (a trapped kernel
@@ -379,10 +417,9 @@ static const char *unwinder; /* the host stack capture at start, for verbosity *
 static void at_exit(void) {
   if (!rt_gsan_is_ready() || rt_gsan.forked) return;
   rt_gsan.stop = 1;
+  rt_exit_wake();
   pthread_join(rt_gsan.monitor, NULL);
-  fflush(stdout); /* the program's own output before gsan's last words */
-  rt_gsan_drain(1);
-  rt_seen_foreach_repeat(&rt_gsan.seen, note_repeat, NULL);
+  rt_gsan_last_words();
   /* like LeakSanitizer: leaks matter only in a run with no other error (a
    * program stopped by one rarely gets to free its memory) */
   if (rt_gsan.flags.leak_check && !rt_gsan.log.reports) {
@@ -418,6 +455,7 @@ static void start(void) {
   if (rt_gsan.flags.verbosity) rt_gsan_say("host stacks: %s", unwinder = rt_unwind_method());
   atexit(at_exit);
   pthread_atfork(NULL, NULL, after_fork_in_child);
+  rt_exit_start();
   pthread_create(&rt_gsan.monitor, NULL, monitor, NULL);
 }
 
@@ -431,13 +469,19 @@ static void set_up(rt_dev *d, CUdevice dev) {
   d->arch = major * 10 + minor;
   d->device = (int)dev;
   if (!rt_gsan.cu.CtxGetCurrent || rt_gsan.cu.CtxGetCurrent(&d->cuctx) != CUDA_SUCCESS) d->cuctx = NULL;
-  int err = rt_vmm_cuda(&d->vmm, &rt_gsan.vmm_api, (int)dev);
-  rt_arena_params p = rt_arena_default_params((int)dev);
-  rt_status st = err ? RT_VMM_ERROR : rt_arena_create(&d->vmm, &p, &d->arena);
-  if (st != RT_OK) {
-    rt_gsan_say("cannot set up the arena on device %d (%s); its memory is not checked", (int)dev, rt_status_name(st));
-    d->failed = 1;
-    return;
+  if (!d->cuctx || !rt_gsan.cu.CtxGetId || rt_gsan.cu.CtxGetId(d->cuctx, &d->ctx_id) != CUDA_SUCCESS) d->ctx_id = 0;
+  /* the arena (VMM memory, not the context's) outlives a device reset */
+  if (!d->arena) {
+    int err = rt_vmm_cuda(&d->vmm, &rt_gsan.vmm_api, (int)dev);
+    rt_arena_params p = rt_arena_default_params((int)dev);
+    rt_status st = err ? RT_VMM_ERROR : rt_arena_create(&d->vmm, &p, &d->arena);
+    if (st != RT_OK) {
+      rt_gsan_say("cannot set up the arena on device %d (%s); its memory is not checked", (int)dev,
+                  rt_status_name(st));
+      d->arena = NULL;
+      d->failed = 1;
+      return;
+    }
   }
   /* gsan's own non-blocking stream: its copies and the slot-table writes */
   if (!rt_gsan.cu.StreamCreate || rt_gsan.cu.StreamCreate(&d->own_stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
@@ -446,10 +490,10 @@ static void set_up(rt_dev *d, CUdevice dev) {
    * the context, so the last records can be read at exit */
   uint32_t cap = (uint32_t)rt_gsan.flags.ring_capacity;
   size_t bytes = (rt_ring_bytes(cap) + 4095) & ~(size_t)4095;
-  void *mem = NULL;
+  void *mem = d->ring.mem; /* kept from before a device reset */
   CUdeviceptr dring;
-  if (posix_memalign(&mem, 4096, bytes) == 0) memset(mem, 0, bytes);
-  else mem = NULL;
+  if (!mem && posix_memalign(&mem, 4096, bytes) != 0) mem = NULL;
+  if (mem) memset(mem, 0, bytes);
   if (!mem || rt_gsan.cu.MemHostRegister(mem, bytes, CU_MEMHOSTREGISTER_DEVICEMAP) != CUDA_SUCCESS ||
       rt_gsan.cu.MemHostGetDevicePointer(&dring, mem, 0) != CUDA_SUCCESS ||
       rt_gsan.cu.MemAlloc(&d->ring_ctl, 8) != CUDA_SUCCESS || zero_on_own_stream(d, d->ring_ctl, 8)) {
@@ -475,12 +519,88 @@ static void set_up(rt_dev *d, CUdevice dev) {
   if (rt_gsan.flags.verbosity) rt_gsan_say("arena and ring ready on device %d (sm_%d)", (int)dev, d->arch);
 }
 
+/* the live allocations of a context about to be reset, to forget */
+typedef struct live_list { uint64_t *p; size_t n, cap; } live_list;
+static void note_live(void *arg, const rt_alloc_info *info) {
+  live_list *l = arg;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 256;
+    uint64_t *p = realloc(l->p, cap * sizeof *p);
+    if (!p) return;
+    l->p = p, l->cap = cap;
+  }
+  l->p[l->n++] = info->base;
+}
+
+/* Under rt_gsan.lock: d's context is about to be reset (alive: its stream
+ * and the ring's control block are still there to use) or has been (found
+ * by its new id: nothing of the old one is left). Its allocations are gone
+ * with it; gsan's stream and ring there are made again at the next use. */
+static void forget_context(rt_dev *d, int alive) {
+  CUcontext cur = NULL;
+  if (rt_gsan.cu.CtxGetCurrent) rt_gsan.cu.CtxGetCurrent(&cur);
+  int pushed = alive && rt_gsan.cu.CtxPushCurrent(d->cuctx) == CUDA_SUCCESS;
+  if (!pushed) rt_vmm_cuda_detach(&d->vmm, cur == d->cuctx); /* the old stream is no more */
+  /* the allocations: forgotten, like a free without a report (a later use
+   * of one is a use after free) */
+  live_list l = {NULL, 0, 0};
+  rt_arena_foreach_live(d->arena, note_live, &l);
+  for (size_t i = 0; i < l.n; i++) {
+    rt_alloc_info info;
+    rt_arena_free(d->arena, l.p[i], &info);
+  }
+  free(l.p);
+  if (pushed) {
+    /* the table writes land before the stream goes; what the control
+     * block counted is kept */
+    rt_vmm_cuda_order(&d->vmm, NULL, 1);
+    uint32_t ctl[2] = {0, 0};
+    if (rt_gsan.cu.MemcpyDtoH && rt_gsan.cu.MemcpyDtoH(ctl, d->ring_ctl, sizeof ctl) == CUDA_SUCCESS)
+      d->unrecorded += ctl[1];
+    if (d->ring.mem && rt_gsan.cu.MemHostUnregister) rt_gsan.cu.MemHostUnregister(d->ring.mem);
+    CUcontext prev;
+    rt_gsan.cu.CtxPopCurrent(&prev);
+    rt_vmm_cuda_detach(&d->vmm, 0);
+  }
+  if (rt_gsan.flags.verbosity)
+    rt_gsan_say("device %d reset: %zu live allocation(s) went with its context", d->device, l.n);
+  __atomic_store_n(&d->ready, 0, __ATOMIC_RELEASE);
+  d->own_stream = 0;
+  d->ring_ctl = 0;
+}
+
+/* 1 when d's context is not the one gsan set up in any more */
+static int context_replaced(const rt_dev *d) {
+  unsigned long long id = 0;
+  if (!d->ctx_id || !rt_gsan.cu.CtxGetId) return 0;
+  return rt_gsan.cu.CtxGetId(d->cuctx, &id) != CUDA_SUCCESS || id != d->ctx_id;
+}
+
+/* d is ready, and still in the context it was set up in (forgotten if not) */
+static int still_ready(rt_dev *d) {
+  if (!context_replaced(d)) return 1;
+  pthread_mutex_lock(&rt_gsan.lock);
+  if (d->ready && context_replaced(d)) forget_context(d, 0);
+  pthread_mutex_unlock(&rt_gsan.lock);
+  return 0;
+}
+
+void rt_gsan_device_reset(int device) {
+  if ((unsigned)device >= RT_MAX_DEVICES || rt_gsan.forked) return;
+  rt_dev *d = &rt_gsan.dev[device];
+  if (!__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE)) return;
+  rt_gsan_drain(0);
+  pthread_mutex_lock(&rt_gsan.lock);
+  if (d->ready) forget_context(d, 1);
+  pthread_mutex_unlock(&rt_gsan.lock);
+}
+
 rt_dev *rt_gsan_dev_here(void) {
   CUdevice dev;
   if (!rt_gsan.cu.CtxGetDevice || rt_gsan.cu.CtxGetDevice(&dev) != CUDA_SUCCESS) return NULL; /* no context */
   if ((unsigned)dev >= RT_MAX_DEVICES) return NULL;
   rt_dev *d = &rt_gsan.dev[dev];
-  if (__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE)) return d;
+  if (__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE) && still_ready(d)) return d;
   if (d->failed || rt_gsan.forked) return NULL;
   pthread_mutex_lock(&rt_gsan.lock);
   if (!d->ready && !d->failed) {

@@ -36,8 +36,10 @@ typedef struct rt_dev {
   rt_arena *arena;
   CUstream own_stream; /* non-blocking, for gsan's own copies; 0 when none */
   CUcontext cuctx;     /* the context it was set up in (own_stream's) */
+  unsigned long long ctx_id; /* its cuCtxGetId: a reset context comes back with a new one */
   rt_ring ring;
   CUdeviceptr ring_ctl;
+  uint64_t unrecorded; /* records counted, not written, by contexts reset since */
   unsigned char ctx[GSAN_CTX_BYTES]; /* what each module's __gsan_ctx gets */
 } rt_dev;
 
@@ -63,6 +65,9 @@ typedef struct rt_gsan_ctx {
     CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
     CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
     CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
+    CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
+    CUresult (*MemHostUnregister)(void *);
+    CUresult (*CtxGetId)(CUcontext, unsigned long long *);
     CUresult (*CtxGetCurrent)(CUcontext *);
     CUresult (*CtxPushCurrent)(CUcontext);
     CUresult (*CtxPopCurrent)(CUcontext *);
@@ -108,6 +113,30 @@ rt_status rt_gsan_find(uint64_t ptr, rt_alloc_info *info);
  * checked against. A freed one whose addresses the driver has given out
  * again, to memory gsan does not track, is forgotten, not found. */
 rt_status rt_gsan_find_tracked(uint64_t ptr, rt_alloc_info *info);
+
+/* What a run says before it ends, whichever way it ends (exit, _exit, a
+ * fatal signal): the device records still in the rings, the records a full
+ * ring could only count, and the repeat counts per site. Once per process. */
+void rt_gsan_last_words(void);
+/* cuDevicePrimaryCtxReset is about to destroy device's primary context:
+ * its records are taken, its allocations are gone with it (forgotten,
+ * neither leaks nor live), and gsan's ring and stream there are made again
+ * at the next use (rt_hooks_ctx.c). cudaDeviceReset resets through the
+ * driver's internal table, past that hook: gsan then finds the context's new
+ * id at its next use of the device and forgets the old one the same way. */
+void rt_gsan_device_reset(int device);
+
+/* rt_exit.c: the exits that skip atexit. Start: after the monitor thread
+ * exists; installs handlers on the fatal signals left at their default. */
+void rt_exit_start(void);
+/* The monitor's sleep of ms; says the last words when a thread that is
+ * leaving asked for them (returns 1 then). */
+int rt_exit_wait(unsigned ms);
+void rt_exit_wake(void);
+/* blocks, in the monitor thread, the signals meant for the program */
+void rt_exit_monitor_signals(void);
+/* ends the process now, with status: no atexit, no last words */
+__attribute__((noreturn)) void rt_exit_now(int status);
 
 /* Prints the device records written so far; final after a fault or at exit
  * (takes records whose writer died mid-write). In halt mode a device report
@@ -158,7 +187,8 @@ typedef struct rt_hook {
 } rt_hook;
 
 /* the hook tables, each ended by an entry with no name */
-extern const rt_hook rt_hooks_alloc[], rt_hooks_copy[], rt_hooks_module[], rt_hooks_query[], rt_hooks_sync[];
+extern const rt_hook rt_hooks_alloc[], rt_hooks_copy[], rt_hooks_ctx[], rt_hooks_module[], rt_hooks_query[],
+    rt_hooks_sync[];
 
 /* gsan's wrapper for a driver entry point, or NULL when it is not hooked.
  * real is what the driver returned for (name, flags, version). */

@@ -5,7 +5,8 @@
 
 #include <string.h>
 
-static const rt_hook *const tables[] = {rt_hooks_alloc, rt_hooks_copy, rt_hooks_module, rt_hooks_query, rt_hooks_sync};
+static const rt_hook *const tables[] = {rt_hooks_alloc, rt_hooks_copy, rt_hooks_ctx, rt_hooks_module, rt_hooks_query,
+                                        rt_hooks_sync};
 
 void *rt_hook_for(const char *name, cuuint64_t flags, int version, void *real_fn) {
   /* per-thread-default-stream variants are other driver functions: each

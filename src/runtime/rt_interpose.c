@@ -128,6 +128,7 @@ EXPORT(cuGraphAddMemAllocNode, (CUgraphNode * n, CUgraph g, const CUgraphNode *d
 EXPORT(cuGraphAddMemFreeNode, (CUgraphNode * n, CUgraph g, const CUgraphNode *d, size_t nd, CUdeviceptr p), (n, g, d, nd, p))
 EXPORT(cuCtxSynchronize, (void), ())
 EXPORT(cuEventSynchronize, (CUevent e), (e))
+EXPORT(cuDevicePrimaryCtxReset, (CUdevice d), (d))
 /* The batch copies: CUDA 13's symbols (cuda.h maps the names to _v2), and
  * CUDA 12.8's under their own names, with the failIdx argument 13 dropped
  * (spelt as assembler names: cuda.h's macros would rename them). */

@@ -267,3 +267,15 @@ void rt_report_repeats(rt_log *log, const rt_err_repeats *e) {
   }
   fflush(log->out);
 }
+
+void rt_report_unrecorded(rt_log *log, const rt_err_unrecorded *e) {
+  if (log->json)
+    emit(log, "{\"pid\":%ld,\"kind\":\"unrecorded\",\"device\":%d,\"count\":%llu,\"ring_capacity\":%u}\n", log->pid,
+         e->device, (unsigned long long)e->count, e->capacity);
+  else
+    emit(log,
+         "==%ld==GPUSanitizer: %llu more failed accesses on device %d were not recorded: the report ring was full "
+         "(ring_capacity=%u); the counts above leave them out\n",
+         log->pid, (unsigned long long)e->count, e->device, e->capacity);
+  fflush(log->out);
+}

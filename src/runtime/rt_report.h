@@ -75,6 +75,14 @@ typedef struct rt_err_repeats {
   int printed;         /* the first one was printed */
 } rt_err_repeats;
 
+/* Device errors that found the report ring full and were only counted
+ * (docs/abi.md): summarised at exit, per device, so no count goes unsaid. */
+typedef struct rt_err_unrecorded {
+  int device;
+  uint64_t count;
+  uint32_t capacity; /* ring_capacity */
+} rt_err_unrecorded;
+
 /* The kind of a device error, from the site (what bounded the check) and
  * the state of the allocation the record's bounds came from. */
 const char *rt_classify_device(const rt_site *site, const gsan_record *rec, int slot_state);
@@ -84,6 +92,7 @@ void rt_report_free(rt_log *log, const rt_err_free *e);
 void rt_report_host_range(rt_log *log, const rt_err_host_range *e);
 void rt_report_leaks(rt_log *log, const rt_err_leaks *e);
 void rt_report_repeats(rt_log *log, const rt_err_repeats *e);
+void rt_report_unrecorded(rt_log *log, const rt_err_unrecorded *e);
 
 /* "saxpy(float*, float const*, int)" from "_Z5saxpyPKfPfi", written to buf;
  * the input itself when it is not a mangled name. */

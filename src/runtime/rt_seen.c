@@ -28,6 +28,11 @@ uint64_t rt_seen_hit(rt_seen *s, uint64_t module, uint32_t site, const char *kin
   return ++e->hits;
 }
 
+uint64_t rt_seen_again(rt_seen *s, uint64_t module, uint32_t site) {
+  rt_seen_site *e = find(s, module, site, 0);
+  return e ? ++e->hits : 0;
+}
+
 void rt_seen_printed(rt_seen *s, uint64_t module, uint32_t site) {
   rt_seen_site *e = find(s, module, site, 0);
   if (e) e->printed = 1;

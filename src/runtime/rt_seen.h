@@ -27,6 +27,9 @@ typedef struct rt_seen {
 /* Counts a hit at (module, site) and returns its number: 1 for the first.
  * When the table is full every hit at a new site is a first one. */
 uint64_t rt_seen_hit(rt_seen *s, uint64_t module, uint32_t site, const char *kind, const rt_site *where);
+/* Counts a hit at a site already seen and returns its number; 0 for a site
+ * not seen yet (nothing counted). The cheap path for a flood of repeats. */
+uint64_t rt_seen_again(rt_seen *s, uint64_t module, uint32_t site);
 /* marks the site's first report as printed */
 void rt_seen_printed(rt_seen *s, uint64_t module, uint32_t site);
 /* calls fn for each site with more than one hit, or one that was not printed */

@@ -194,6 +194,19 @@ int rt_vmm_cuda_order(rt_vmm *vm, CUstream launch_stream, int host_wait) {
   return r;
 }
 
+void rt_vmm_cuda_detach(rt_vmm *vm, int write) {
+  cuda_vmm *v = vm->ctx;
+  pthread_mutex_lock(&v->lock);
+  v->stream = NULL;
+  v->async = 0;
+  unsigned n = v->nbatch;
+  v->nbatch = 0;
+  for (unsigned i = 0; write && i < n; i++) write_now(v, v->batch[i].writeValue.address, v->batch[i].writeValue.value64);
+  __atomic_store_n(&v->done, v->queued, __ATOMIC_RELEASE);
+  v->recorded = v->queued;
+  pthread_mutex_unlock(&v->lock);
+}
+
 int rt_vmm_cuda(rt_vmm *out, const rt_cuda_api *api, int device) {
   cuda_vmm *v = calloc(1, sizeof *v);
   if (!v) return CUDA_ERROR_OUT_OF_MEMORY;

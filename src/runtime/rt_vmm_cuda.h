@@ -53,5 +53,10 @@ int rt_vmm_cuda_stream(rt_vmm *v, CUstream stream, int queue);
 int rt_vmm_cuda_order(rt_vmm *v, CUstream launch_stream, int host_wait);
 /* 1 while a queued write is not known to be done */
 int rt_vmm_cuda_pending(const rt_vmm *v);
+/* The stream is going (its context is reset): the entries still gathered
+ * are written now, one copy each in the current context when that is the
+ * device's (write), else dropped; until rt_vmm_cuda_stream gives a new
+ * stream, every write is a copy and a wait. */
+void rt_vmm_cuda_detach(rt_vmm *v, int write);
 
 #endif
