@@ -5,12 +5,12 @@
 // ends with exitcode. None of the runs hangs.
 // REQUIRES: gpu
 // RUN: env GSAN_PTX_OPTIONS=--recover %gsan nvcc -g -arch=%arch -o %t %s -lcuda
-// RUN: %python %tools/exit_status.py --output %t.big 1 timeout 300 env GSAN_OPTIONS=halt_on_error=0:ring_capacity=2097152 %gsan run -- %t
+// RUN: %python %tools/exit_status.py --output %t.big 1 timeout 120 env GSAN_OPTIONS=halt_on_error=0:ring_capacity=2097152 %gsan run -- %t
 // RUN: %FileCheck --check-prefix=BIG %s < %t.big
-// RUN: %python %tools/exit_status.py --output %t.small 1 timeout 300 env GSAN_OPTIONS=halt_on_error=0 %gsan run -- %t
+// RUN: %python %tools/exit_status.py --output %t.small 1 timeout 120 env GSAN_OPTIONS=halt_on_error=0 %gsan run -- %t
 // RUN: %FileCheck --check-prefix=SMALL %s < %t.small
 // RUN: %gsan nvcc -g -arch=%arch -o %t.halt %s -lcuda
-// RUN: %python %tools/exit_status.py --output %t.halt.out 1 timeout 300 %gsan run -- %t.halt
+// RUN: %python %tools/exit_status.py --output %t.halt.out 1 timeout 120 %gsan run -- %t.halt
 // RUN: %FileCheck --check-prefix=HALT %s < %t.halt.out
 // BIG: ERROR: GPUSanitizer: global-buffer-overflow on address
 // BIG: WRITE of size 4
