@@ -12,7 +12,7 @@
 #define GSAN_STATIC_ASSERT _Static_assert
 #endif
 
-#define GSAN_ABI_VERSION 1
+#define GSAN_ABI_VERSION 2
 
 /* Module symbols the instrumenter adds. The runtime finds them by name. */
 #define GSAN_CTX_SYMBOL "__gsan_ctx"            /* .weak .const, GSAN_CTX_BYTES */
@@ -50,6 +50,28 @@
  * guaranteed, so the producer counter lives on the device. */
 #define GSAN_RING_CTL_HEAD 0    /* u32, records claimed */
 #define GSAN_RING_CTL_DROPPED 4 /* u32, records lost because the ring was full */
+/* Then a count per failing site (open addressing on gsan_site_key, at most
+ * GSAN_SITE_PROBES slots from gsan_site_slot): a site's first
+ * GSAN_SITE_RECORDS failures are written to the ring, the rest only counted
+ * here, so a check failing in a million threads costs a million atomic adds,
+ * not a million ring records. A site that finds no slot records every time. */
+#define GSAN_RING_CTL_SITES 64  /* gsan_site_count[GSAN_SITE_SLOTS] */
+#define GSAN_SITE_SLOTS 4096
+#define GSAN_SITE_PROBES 8
+#define GSAN_SITE_RECORDS 4
+#define GSAN_RING_CTL_BYTES (GSAN_RING_CTL_SITES + 16 * GSAN_SITE_SLOTS)
+#define GSAN_SITE_KEY_MUL 0x9E3779B97F4A7C15ull
+
+typedef struct gsan_site_count {
+  uint64_t key;  /* gsan_site_key(module_id, site); 0: a free slot */
+  uint32_t hits; /* failures at the site, recorded or not */
+  uint32_t pad;
+} gsan_site_count;
+
+static inline uint64_t gsan_site_key(uint64_t module_id, uint32_t site) {
+  return (module_id ^ ((uint64_t)site * GSAN_SITE_KEY_MUL)) | 1;
+}
+static inline uint32_t gsan_site_slot(uint64_t key) { return (uint32_t)(key >> 52); }
 
 typedef struct gsan_record {
   uint32_t seq;        /* claim index + 1, written last: the record is valid */

@@ -12,6 +12,8 @@
 _Static_assert(GSAN_CTX_RING == 24 && GSAN_CTX_RING_CTL == 32 && GSAN_RING_TAIL == 4 && GSAN_RECORD_BYTES == 64 &&
                    GSAN_RING_HEADER_BYTES == 64 && GSAN_CTX_BYTES == 64,
                "the text below hard-codes these offsets");
+_Static_assert(GSAN_SITE_KEY_MUL == 0x9E3779B97F4A7C15ull && GSAN_SITE_SLOTS == 4096 && sizeof(gsan_site_count) == 16,
+               "the site counts' key and size, hard-coded below");
 
 static const char support[] =
     "\n// gsan runtime interface (docs/abi.md, version " S(GSAN_ABI_VERSION) ")\n"
@@ -21,7 +23,7 @@ static const char support[] =
     " .param .b64 __gsan_base, .param .b64 __gsan_size, .param .b64 __gsan_width)\n"
     "{\n"
     "\t.reg .pred \t%p<4>;\n"
-    "\t.reg .b32 \t%r<17>;\n"
+    "\t.reg .b32 \t%r<18>;\n"
     "\t.reg .b64 \t%rd<8>;\n"
     "\tld.const.u64 \t%rd1, [" GSAN_CTX_SYMBOL "+24];\n"
     "\tld.const.u64 \t%rd2, [" GSAN_CTX_SYMBOL "+32];\n"
@@ -40,6 +42,41 @@ static const char support[] =
     "\tsetp.lt.or.u64 \t%p2, %rd5, %rd7, %p2;\n"
     "\tsetp.ne.and.u64 \t%p2, %rd7, 0, %p2;\n"
     "\t@!%p2 bra \t$L__gsan_done;\n"
+    /* the site's count (docs/abi.md): past its first few failures a site
+     * is only counted, and the ring is left alone */
+    "\tld.param.u64 \t%rd4, [__gsan_mod];\n"
+    "\tld.param.u32 \t%r6, [__gsan_site];\n"
+    "\tcvt.u64.u32 \t%rd5, %r6;\n"
+    "\tmul.lo.u64 \t%rd5, %rd5, 0x9E3779B97F4A7C15;\n"
+    "\txor.b64 \t%rd4, %rd4, %rd5;\n"
+    "\tor.b64 \t%rd4, %rd4, 1;\n"
+    "\tshr.u64 \t%rd5, %rd4, 52;\n"
+    "\tmov.u32 \t%r17, 0;\n"
+    "$L__gsan_probe:\n"
+    "\tand.b64 \t%rd5, %rd5, 4095;\n"
+    "\tshl.b64 \t%rd6, %rd5, 4;\n"
+    "\tadd.s64 \t%rd6, %rd6, %rd2;\n"
+    "\tadd.s64 \t%rd6, %rd6, " S(GSAN_RING_CTL_SITES) ";\n"
+    "\tld.volatile.global.u64 \t%rd7, [%rd6];\n"
+    "\tsetp.eq.u64 \t%p2, %rd7, %rd4;\n"
+    "\t@%p2 bra \t$L__gsan_count;\n"
+    "\tsetp.ne.u64 \t%p2, %rd7, 0;\n"
+    "\t@%p2 bra \t$L__gsan_next;\n"
+    "\tatom.global.cas.b64 \t%rd7, [%rd6], 0, %rd4;\n"
+    "\tsetp.eq.u64 \t%p2, %rd7, 0;\n"
+    "\tsetp.eq.or.u64 \t%p2, %rd7, %rd4, %p2;\n"
+    "\t@%p2 bra \t$L__gsan_count;\n"
+    "$L__gsan_next:\n"
+    "\tadd.s64 \t%rd5, %rd5, 1;\n"
+    "\tadd.s32 \t%r17, %r17, 1;\n"
+    "\tsetp.lt.u32 \t%p2, %r17, " S(GSAN_SITE_PROBES) ";\n"
+    "\t@%p2 bra \t$L__gsan_probe;\n"
+    "\tbra.uni \t$L__gsan_record;\n"
+    "$L__gsan_count:\n"
+    "\tatom.global.add.u32 \t%r17, [%rd6+8], 1;\n"
+    "\tsetp.ge.u32 \t%p2, %r17, " S(GSAN_SITE_RECORDS) ";\n"
+    "\t@%p2 bra \t$L__gsan_done;\n"
+    "$L__gsan_record:\n"
     /* claim slots: head moves only when the ring has room, so a full ring
      * leaves no hole for the host to wait on. The failing lanes of a warp
      * claim together, through one leader, so a million failing threads make

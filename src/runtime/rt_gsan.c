@@ -312,20 +312,32 @@ static void *monitor(void *arg) {
   return NULL;
 }
 
-/* The records a full ring only counted (the control block's second word,
- * docs/abi.md), on each device whose context is still there to ask. */
-static void report_unrecorded(void) {
+/* What d's ring control block counted (docs/abi.md): the records a full
+ * ring dropped, and each site's failures, most of which only the count
+ * holds. With d's context current; it must still be the one the block
+ * lives in. Under rt_gsan.lock. */
+static void read_ctl(rt_dev *d) {
+  static unsigned char ctl[GSAN_RING_CTL_BYTES];
+  if (!rt_gsan.cu.MemcpyDtoH || !d->ring_ctl || rt_gsan.cu.MemcpyDtoH(ctl, d->ring_ctl, sizeof ctl) != CUDA_SUCCESS)
+    return;
+  uint32_t dropped;
+  memcpy(&dropped, ctl + GSAN_RING_CTL_DROPPED, 4);
+  d->unrecorded += dropped;
+  rt_seen_add_counts(&rt_gsan.seen, (const gsan_site_count *)(ctl + GSAN_RING_CTL_SITES));
+}
+
+/* the counts of each device whose context is there to ask, then the records
+ * full rings could not keep */
+static void read_counts(void) {
   for (int i = 0; i < RT_MAX_DEVICES; i++) {
     rt_dev *d = &rt_gsan.dev[i];
-    uint32_t ctl[2] = {0, 0};
-    uint64_t n = d->unrecorded;
-    if (d->ready && d->cuctx && rt_gsan.cu.MemcpyDtoH && rt_gsan.cu.CtxPushCurrent(d->cuctx) == CUDA_SUCCESS) {
-      if (rt_gsan.cu.MemcpyDtoH(ctl, d->ring_ctl, sizeof ctl) == CUDA_SUCCESS) n += ctl[1];
+    if (d->ready && d->cuctx && rt_gsan.cu.CtxPushCurrent(d->cuctx) == CUDA_SUCCESS) {
+      read_ctl(d);
       CUcontext prev;
       rt_gsan.cu.CtxPopCurrent(&prev);
     }
-    if (!n) continue;
-    rt_err_unrecorded e = {d->device, n, d->ring.capacity};
+    if (!d->unrecorded) continue;
+    rt_err_unrecorded e = {d->device, d->unrecorded, d->ring.capacity ? d->ring.capacity : (uint32_t)rt_gsan.flags.ring_capacity};
     rt_report_unrecorded(&rt_gsan.log, &e);
   }
 }
@@ -336,7 +348,7 @@ void rt_gsan_last_words(void) {
   fflush(stdout); /* the program's own output before gsan's last words */
   rt_gsan_drain(1);
   pthread_mutex_lock(&rt_gsan.lock);
-  report_unrecorded();
+  read_counts();
   rt_seen_foreach_repeat(&rt_gsan.seen, note_repeat, NULL);
   pthread_mutex_unlock(&rt_gsan.lock);
 }
@@ -345,6 +357,21 @@ void rt_gsan_last_words(void) {
  * may have left holes), and exit with exitcode if anything was reported */
 #define LEAKS_LISTED 32
 typedef struct leak_list { rt_leak l[LEAKS_LISTED]; unsigned n; uint64_t count, bytes; } leak_list;
+
+/* allocations: those live in a context about to be reset (to forget), and
+ * those a reset took before the program freed them (leaks, at exit) */
+typedef struct live_list { rt_alloc_info *p; size_t n, cap; } live_list;
+static live_list gone;
+static void note_live(void *arg, const rt_alloc_info *info) {
+  live_list *l = arg;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 256;
+    rt_alloc_info *p = realloc(l->p, cap * sizeof *p);
+    if (!p) return;
+    l->p = p, l->cap = cap;
+  }
+  l->p[l->n++] = *info;
+}
 
 /* whether the leaks allocated from one stack are suppressed, decided once
  * per stack: a program can leave many allocations from a few places */
@@ -427,6 +454,7 @@ static void at_exit(void) {
     for (int i = 0; i < RT_MAX_DEVICES; i++)
       if (rt_gsan.dev[i].ready) rt_arena_foreach_live(rt_gsan.dev[i].arena, note_leak, &ll);
     rt_foreign_foreach_live(note_leak, &ll);
+    for (size_t i = 0; i < gone.n; i++) note_leak(&ll, &gone.p[i]);
     rt_err_leaks e = {ll.l, ll.n, ll.count, ll.bytes};
     rt_report_leaks(&rt_gsan.log, &e);
   }
@@ -496,7 +524,8 @@ static void set_up(rt_dev *d, CUdevice dev) {
   if (mem) memset(mem, 0, bytes);
   if (!mem || rt_gsan.cu.MemHostRegister(mem, bytes, CU_MEMHOSTREGISTER_DEVICEMAP) != CUDA_SUCCESS ||
       rt_gsan.cu.MemHostGetDevicePointer(&dring, mem, 0) != CUDA_SUCCESS ||
-      rt_gsan.cu.MemAlloc(&d->ring_ctl, 8) != CUDA_SUCCESS || zero_on_own_stream(d, d->ring_ctl, 8)) {
+      rt_gsan.cu.MemAlloc(&d->ring_ctl, GSAN_RING_CTL_BYTES) != CUDA_SUCCESS ||
+      zero_on_own_stream(d, d->ring_ctl, GSAN_RING_CTL_BYTES)) {
     rt_gsan_say("cannot set up the report ring on device %d; its errors are not reported", (int)dev);
     d->failed = 1;
     return;
@@ -519,18 +548,6 @@ static void set_up(rt_dev *d, CUdevice dev) {
   if (rt_gsan.flags.verbosity) rt_gsan_say("arena and ring ready on device %d (sm_%d)", (int)dev, d->arch);
 }
 
-/* the live allocations of a context about to be reset, to forget */
-typedef struct live_list { uint64_t *p; size_t n, cap; } live_list;
-static void note_live(void *arg, const rt_alloc_info *info) {
-  live_list *l = arg;
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 256;
-    uint64_t *p = realloc(l->p, cap * sizeof *p);
-    if (!p) return;
-    l->p = p, l->cap = cap;
-  }
-  l->p[l->n++] = info->base;
-}
 
 /* Under rt_gsan.lock: d's context is about to be reset (alive: its stream
  * and the ring's control block are still there to use) or has been (found
@@ -541,22 +558,21 @@ static void forget_context(rt_dev *d, int alive) {
   if (rt_gsan.cu.CtxGetCurrent) rt_gsan.cu.CtxGetCurrent(&cur);
   int pushed = alive && rt_gsan.cu.CtxPushCurrent(d->cuctx) == CUDA_SUCCESS;
   if (!pushed) rt_vmm_cuda_detach(&d->vmm, cur == d->cuctx); /* the old stream is no more */
-  /* the allocations: forgotten, like a free without a report (a later use
-   * of one is a use after free) */
+  /* the allocations go with the context: freed without a report (a later
+   * use of one is a use after free), and, as the program never freed them,
+   * leaks at exit (as compute-sanitizer reports them at the reset) */
   live_list l = {NULL, 0, 0};
   rt_arena_foreach_live(d->arena, note_live, &l);
   for (size_t i = 0; i < l.n; i++) {
-    rt_alloc_info info;
-    rt_arena_free(d->arena, l.p[i], &info);
+    rt_arena_free(d->arena, l.p[i].base, NULL);
+    if (!l.p[i].kept) note_live(&gone, &l.p[i]);
   }
   free(l.p);
   if (pushed) {
     /* the table writes land before the stream goes; what the control
      * block counted is kept */
     rt_vmm_cuda_order(&d->vmm, NULL, 1);
-    uint32_t ctl[2] = {0, 0};
-    if (rt_gsan.cu.MemcpyDtoH && rt_gsan.cu.MemcpyDtoH(ctl, d->ring_ctl, sizeof ctl) == CUDA_SUCCESS)
-      d->unrecorded += ctl[1];
+    read_ctl(d);
     if (d->ring.mem && rt_gsan.cu.MemHostUnregister) rt_gsan.cu.MemHostUnregister(d->ring.mem);
     CUcontext prev;
     rt_gsan.cu.CtxPopCurrent(&prev);

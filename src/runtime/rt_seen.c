@@ -38,7 +38,25 @@ void rt_seen_printed(rt_seen *s, uint64_t module, uint32_t site) {
   if (e) e->printed = 1;
 }
 
-void rt_seen_foreach_repeat(const rt_seen *s, void (*fn)(void *arg, const rt_seen_site *site), void *arg) {
+void rt_seen_add_counts(rt_seen *s, const gsan_site_count *table) {
+  for (unsigned i = 0; i < RT_SEEN_SITES; i++) {
+    rt_seen_site *e = &s->slot[i];
+    if (!e->hits) continue;
+    uint64_t key = gsan_site_key(e->module, e->site);
+    for (unsigned p = 0, at = gsan_site_slot(key); p < GSAN_SITE_PROBES; p++, at++) {
+      const gsan_site_count *c = &table[at % GSAN_SITE_SLOTS];
+      if (!c->key) break;
+      if (c->key == key) {
+        e->counted += c->hits;
+        break;
+      }
+    }
+  }
+}
+
+void rt_seen_foreach_repeat(rt_seen *s, void (*fn)(void *arg, const rt_seen_site *site), void *arg) {
+  for (unsigned i = 0; i < RT_SEEN_SITES; i++)
+    if (s->slot[i].counted > s->slot[i].hits) s->slot[i].hits = s->slot[i].counted;
   for (unsigned i = 0; i < RT_SEEN_SITES; i++)
     if (s->slot[i].hits > 1 || (s->slot[i].hits && !s->slot[i].printed)) fn(arg, &s->slot[i]);
 }

@@ -7,6 +7,8 @@
 
 #include "rt_sites.h"
 
+#include <gsan/abi.h>
+
 #include <stdint.h>
 
 #define RT_SEEN_SITES 1024
@@ -15,6 +17,7 @@ typedef struct rt_seen_site {
   uint64_t module;
   uint32_t site;
   uint64_t hits;    /* 0: a free slot */
+  uint64_t counted; /* the device's own count of the site's failures (rt_seen_add_counts) */
   int printed;      /* its first report was printed (not held back by report_limit) */
   const char *kind;
   rt_site where;    /* strings owned by the module's site table, kept for the process */
@@ -32,7 +35,12 @@ uint64_t rt_seen_hit(rt_seen *s, uint64_t module, uint32_t site, const char *kin
 uint64_t rt_seen_again(rt_seen *s, uint64_t module, uint32_t site);
 /* marks the site's first report as printed */
 void rt_seen_printed(rt_seen *s, uint64_t module, uint32_t site);
-/* calls fn for each site with more than one hit, or one that was not printed */
-void rt_seen_foreach_repeat(const rt_seen *s, void (*fn)(void *arg, const rt_seen_site *site), void *arg);
+/* Adds a device's per-site failure counts (the ring control block's table,
+ * GSAN_SITE_SLOTS entries) to the sites seen; a site past its first few
+ * failures is only counted there. */
+void rt_seen_add_counts(rt_seen *s, const gsan_site_count *table);
+/* Settles each site's hits as the larger of the records seen and the
+ * devices' counts, then calls fn for each site with more than one hit, or one that was not printed */
+void rt_seen_foreach_repeat(rt_seen *s, void (*fn)(void *arg, const rt_seen_site *site), void *arg);
 
 #endif

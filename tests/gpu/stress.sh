@@ -36,7 +36,7 @@ rows=$LOGDIR/rows.txt
 : >"$rows"
 for src in tests/gpu/stress/*.cu; do
   n=$(basename "$src")
-  v=$(sed -n "s/^\([A-Z]*\): gsan-stress :: $n\$/\1/p" "$LOGDIR/lit.log" | head -n 1)
+  v=$(sed -n "s/^\([A-Z]*\): gsan-stress :: $n (.*/\1/p" "$LOGDIR/lit.log" | head -n 1)
   [ -n "$v" ] || continue
   t=$(sed -n "s/^ *\([0-9.]*\)s: gsan-stress :: $n\$/\1/p" "$LOGDIR/lit.log" | head -n 1)
   echo "$n ${v} ${t:-?}" >>"$rows"

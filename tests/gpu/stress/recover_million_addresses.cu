@@ -5,7 +5,7 @@
 // after them is untouched).
 // REQUIRES: gpu
 // RUN: env GSAN_PTX_OPTIONS=--recover %gsan nvcc -g -arch=%arch -o %t %s -lcuda
-// RUN: %python %tools/exit_status.py --output %t.out 1 timeout 120 env GSAN_OPTIONS=halt_on_error=0:ring_capacity=4194304 %gsan run -- %t
+// RUN: %python %tools/exit_status.py --output %t.out 1 timeout 120 env GSAN_OPTIONS=halt_on_error=0 %gsan run -- %t
 // RUN: %FileCheck %s < %t.out
 // CHECK-DAG: WRITE of size 4
 // CHECK-DAG: READ of size 4
