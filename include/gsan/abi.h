@@ -65,7 +65,11 @@
 typedef struct gsan_site_count {
   uint64_t key;  /* gsan_site_key(module_id, site); 0: a free slot */
   uint32_t hits; /* failures at the site, recorded or not */
-  uint32_t pad;
+  /* 1 once a failure of the site got its record in (or was dropped): a
+   * counted failure waits for that before it returns (for a bounded
+   * time), so in halt mode its trap cannot end the kernel before the
+   * site's record is whole */
+  uint32_t recorded;
 } gsan_site_count;
 
 static inline uint64_t gsan_site_key(uint64_t module_id, uint32_t site) {

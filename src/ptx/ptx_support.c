@@ -71,11 +71,21 @@ static const char support[] =
     "\tadd.s32 \t%r17, %r17, 1;\n"
     "\tsetp.lt.u32 \t%p2, %r17, " S(GSAN_SITE_PROBES) ";\n"
     "\t@%p2 bra \t$L__gsan_probe;\n"
+    "\tmov.u64 \t%rd6, 0;\n" /* no slot: every failure records */
     "\tbra.uni \t$L__gsan_record;\n"
     "$L__gsan_count:\n"
     "\tatom.global.add.u32 \t%r17, [%rd6+8], 1;\n"
-    "\tsetp.ge.u32 \t%p2, %r17, " S(GSAN_SITE_RECORDS) ";\n"
-    "\t@%p2 bra \t$L__gsan_done;\n"
+    "\tsetp.lt.u32 \t%p2, %r17, " S(GSAN_SITE_RECORDS) ";\n"
+    "\t@%p2 bra \t$L__gsan_record;\n"
+    /* counted only: wait (bounded) until the site has its record */
+    "\tmov.u32 \t%r17, 0;\n"
+    "$L__gsan_wait:\n"
+    "\tld.volatile.global.u32 \t%r16, [%rd6+12];\n"
+    "\tsetp.ne.u32 \t%p2, %r16, 0;\n"
+    "\tadd.s32 \t%r17, %r17, 1;\n"
+    "\tsetp.ge.or.u32 \t%p2, %r17, 1048576, %p2;\n"
+    "\t@!%p2 bra \t$L__gsan_wait;\n"
+    "\tbra.uni \t$L__gsan_done;\n"
     "$L__gsan_record:\n"
     /* claim slots: head moves only when the ring has room, so a full ring
      * leaves no hole for the host to wait on. The failing lanes of a warp
@@ -142,9 +152,13 @@ static const char support[] =
     "\tmembar.sys;\n"
     "\tadd.s32 \t%r8, %r1, 1;\n"
     "\tst.volatile.global.u32 \t[%rd3+64], %r8;\n"
-    "\tbra.uni \t$L__gsan_done;\n"
+    "\tmembar.sys;\n"
+    "\tbra.uni \t$L__gsan_recorded;\n"
     "$L__gsan_full:\n"
     "\tatom.global.add.u32 \t%r9, [%rd2+4], 1;\n"
+    "$L__gsan_recorded:\n"
+    "\tsetp.eq.u64 \t%p2, %rd6, 0;\n"
+    "\t@!%p2 st.volatile.global.u32 \t[%rd6+12], 1;\n"
     "$L__gsan_done:\n"
     "\tret;\n"
     "}\n";
