@@ -137,7 +137,8 @@ static void library_loaded(CUlibrary lib, const void *code) {
   /* kept for devices set up later: an instrumented library, or any loaded
    * with no context current (libraries allow it), whose copies get filled
    * at set-up; the site tables, though, are read only here, for the
-   * current device's architecture (PTX text has them whatever the device) */
+   * current device's architecture (PTX text and a cubin have them whatever
+   * the device) */
   rt_dev *here = rt_gsan_dev_here();
   int mine = here && fill_library(here, lib);
   if (here && !mine) return;

@@ -90,8 +90,12 @@ static char *image_ptx(const void *image, size_t len, int arch, int *fatbin, con
   }
   rt_fatbin_entry e[64];
   int ne = rt_fatbin_entries(fat, len && len < flen ? len : flen, e, 64, why);
+  if (ne > 64) {
+    *why = "the fatbin has more than 64 entries";
+    return NULL;
+  }
   const rt_fatbin_entry *best = NULL;
-  for (int i = 0; i < ne && i < 64; i++) {
+  for (int i = 0; i < ne; i++) {
     /* a cubin of the same major version, no newer than the device: the
      * driver runs it and compiles no PTX */
     if (e[i].kind == RT_ENTRY_ELF && (int)e[i].arch / 10 == arch / 10 && (int)e[i].arch <= arch) return NULL;

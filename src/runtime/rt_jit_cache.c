@@ -25,7 +25,8 @@ uint64_t rt_fnv64(uint64_t h, const void *p, size_t n) {
 }
 
 char *rt_jit_read_file(const char *path, size_t *len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return NULL;
   struct stat st;
   char *p = NULL;
@@ -36,6 +37,10 @@ char *rt_jit_read_file(const char *path, size_t *len) {
     while (n < (size_t)st.st_size && (got = read(fd, p + n, (size_t)st.st_size - n)) > 0) n += (size_t)got;
     p[n] = 0;
     *len = n;
+    if (n != (size_t)st.st_size) { /* a read error, or the file shrank: not the whole of it */
+      free(p);
+      p = NULL;
+    }
   }
   close(fd);
   return p;
