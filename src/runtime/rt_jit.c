@@ -40,8 +40,11 @@ static void set_up(void) {
            (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, (long long)st.st_size, !rt_gsan.flags.halt_on_error);
   if (!rt_gsan.flags.jit_cache) return;
   const char *why = "none of GSAN_CACHE, XDG_CACHE_HOME or HOME is set";
-  if (rt_jit_cache_dir(rt_gsan.flags.jit_cache_dir, jit.dir, sizeof jit.dir) == 0 && rt_jit_cache_open(jit.dir, &why) == 0)
+  if (rt_jit_cache_dir(rt_gsan.flags.jit_cache_dir, jit.dir, sizeof jit.dir) != 0) {
+    if (*jit.dir) why = "the path is too long";
+  } else if (rt_jit_cache_open(jit.dir, &why) == 0) {
     return;
+  }
   SAY("jit: no cache of instrumented PTX (%s: %s)", *jit.dir ? jit.dir : "no directory", why);
   jit.dir[0] = 0;
 }
