@@ -31,14 +31,17 @@ ifneq ($(DEPS_DIR),)
 DEP_INC   := -I$(DEPS_DIR)/include
 DEP_LIB   := -L$(abspath $(DEPS_DIR))/lib -Wl,-rpath,$(abspath $(DEPS_DIR))/lib
 endif
+LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
+             rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c rt_foreign.c)
+$(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps-build
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -I$(CUDA_HOME)/include $(CFLAGS) -fPIC -shared -Wl,-z,defs $(LIB_SRC) -o $@ \
+	  $(DEP_LIB) -ldl -lpthread -ldw -lelf -lzstd -lstdc++ -Wl,--version-script=src/runtime/libgsan.map
 # The instrumenter is linked in (PTX loaded at run time: rt_jit.c); its ptx_*
 # names stay internal (libgsan.map), out of the program's symbol space.
-LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
-             rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c rt_foreign.c rt_jit.c rt_jit_cache.c) $(PTX_SRC)
-$(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) src/runtime/libgsan.map | deps-build
-	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -I$(CUDA_HOME)/include $(CFLAGS) -fPIC -shared -Wl,-z,defs \
-	  -Wl,--version-script=src/runtime/libgsan.map $(LIB_SRC) -o $@ $(DEP_LIB) -ldl -lpthread -ldw -lelf -lzstd -lstdc++
+JIT_SRC := src/runtime/rt_jit.c src/runtime/rt_jit_cache.c $(PTX_SRC)
+LIB_SRC += $(JIT_SRC)
+$(BUILD)/lib/libgsan.so: $(JIT_SRC) src/runtime/libgsan.map
 
 # gsan answers to this name as `gsan nvcc` (for CMAKE_CUDA_COMPILER)
 $(BUILD)/bin/gsan-nvcc: $(BUILD)/bin/gsan

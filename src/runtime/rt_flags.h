@@ -23,10 +23,10 @@ typedef struct rt_flags {
   int monitor_ms;        /* how often the monitor thread drains the ring */
   int async_tables;      /* slot-table writes queued on gsan's stream, launches ordered after them */
   int print_stats;       /* the arena's memory accounting at exit */
-  int malloc_context_size; /* host frames kept per allocation and free stack; 0: none captured */
   int jit_instrument;    /* PTX handed to the driver at run time is instrumented at load (rt_jit.c) */
   int jit_cache;         /* instrumented PTX kept on disk, found again by content */
   char jit_cache_dir[512]; /* empty: $GSAN_CACHE/jit, $XDG_CACHE_HOME/gsan/jit or ~/.cache/gsan/jit */
+  int malloc_context_size; /* host frames kept per allocation and free stack; 0: none captured */
 } rt_flags;
 
 void rt_flags_defaults(rt_flags *f);
