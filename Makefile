@@ -36,7 +36,12 @@ LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_
 $(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps-build
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -I$(CUDA_HOME)/include $(CFLAGS) -fPIC -shared -Wl,-z,defs $(LIB_SRC) -o $@ \
-	  $(DEP_LIB) -ldl -lpthread -ldw -lelf -lzstd -lstdc++
+	  $(DEP_LIB) -ldl -lpthread -ldw -lelf -lzstd -lstdc++ -Wl,--version-script=src/runtime/libgsan.map
+# The instrumenter is linked in (PTX loaded at run time: rt_jit.c); its ptx_*
+# names stay internal (libgsan.map), out of the program's symbol space.
+JIT_SRC := src/runtime/rt_jit.c src/runtime/rt_jit_cache.c $(PTX_SRC)
+LIB_SRC += $(JIT_SRC)
+$(BUILD)/lib/libgsan.so: $(JIT_SRC) src/runtime/libgsan.map
 
 # gsan answers to this name as `gsan nvcc` (for CMAKE_CUDA_COMPILER)
 $(BUILD)/bin/gsan-nvcc: $(BUILD)/bin/gsan
@@ -108,6 +113,11 @@ $(BUILD)/bin/test_interpose: tests/runtime/test_interpose.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl
 
+# PTX loaded at run time, through the same fake driver
+$(BUILD)/bin/test_jit: tests/runtime/test_jit.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl
+
 $(BUILD)/bin/test_lcuda: tests/runtime/test_lcuda.c $(BUILD)/lib/fake/libcuda.so.1
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -L$(BUILD)/lib/fake -l:libcuda.so.1
@@ -124,7 +134,7 @@ $(BUILD)/bin/test_unwind: src/runtime/rt_unwind.c tests/runtime/test_unwind.c $(
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -O2 -g src/runtime/rt_unwind.c tests/runtime/test_unwind.c -o $@ $(DEP_LIB) -ldl -lpthread
 
-RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
+RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_jit $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
             $(BUILD)/bin/test_fatbin $(BUILD)/bin/test_foreign $(BUILD)/bin/test_unwind $(BUILD)/lib/frames/libgsan_frames1.so $(BUILD)/lib/frames/libgsan_frames2.so
 include tests/fuzz/fuzz.mk
 check: all $(BUILD)/bin/gsan-asan $(RT_TESTS) corpus

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs every CPU test (golden tests and the PTX corpus, then the interposition
-# tests against libgsan-asan.so) through lit and ends with the line
+# and JIT tests against libgsan-asan.so) through lit and ends with the line
 # "N passed, N failed".
 set -u
 BUILD=${1:-build}
@@ -11,10 +11,11 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 lit() { python3 -c "from lit.main import main; main()" -sv -j "$JOBS" --param build="$BUILD" "$@"; }
 lit "$TOP/tests" "$TOP/tests/corpus" "$TOP/tests/bugs" >"$LOG" 2>&1
 rc=$?
-# libgsan itself under ASan and UBSan (libgsan-asan.so): the interposition
-# tests again; any sanitizer report they leave fails the run
+# libgsan itself under ASan and UBSan (libgsan-asan.so): the interposition and
+# JIT tests again (the latter run the instrumenter inside it); any sanitizer
+# report they leave fails the run
 rm -rf "$BUILD/lit-asan/reports"
-lit --param libgsan=asan "$TOP/tests/runtime/interpose.test" >>"$LOG" 2>&1 || rc=1
+lit --param libgsan=asan "$TOP/tests/runtime/interpose.test" "$TOP/tests/runtime/jit.test" >>"$LOG" 2>&1 || rc=1
 san='ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|runtime error:'
 if grep -l -E "$san" "$BUILD"/lit-asan/reports/* 2>/dev/null; then
   echo "libgsan-asan.so: the sanitizers reported errors (the files above):"

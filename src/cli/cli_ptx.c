@@ -127,8 +127,7 @@ int cli_ptx(int argc, char **argv) {
   const char *in = NULL, *out = "-";
   int stats = 0, roundtrip = 0, quiet = 0, analyze = 0;
   ptx_opts o = {0};
-  o.spaces = (1u << GSAN_SPACE_GLOBAL) | (1u << GSAN_SPACE_SHARED) | (1u << GSAN_SPACE_LOCAL) |
-             (1u << GSAN_SPACE_GENERIC) | (1u << GSAN_SPACE_CONST);
+  o.spaces = PTX_SPACES_ALL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

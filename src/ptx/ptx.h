@@ -30,6 +30,9 @@ typedef struct ptx_diag {
 } ptx_diag;
 void ptx_error(ptx_diag *d, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void ptx_warn(ptx_diag *d, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Messages of this thread go to f instead of stderr (NULL: stderr again):
+ * libgsan instruments inside the program and keeps them for its own log. */
+void ptx_diag_redirect(FILE *f);
 
 /* ---- tokens ---- */
 enum ptx_tok_kind {

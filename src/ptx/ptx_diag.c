@@ -3,10 +3,15 @@
 
 #include <stdarg.h>
 
+static _Thread_local FILE *redirect;
+
+void ptx_diag_redirect(FILE *f) { redirect = f; }
+
 static void emit(ptx_diag *d, const char *kind, int line, int col, const char *fmt, va_list ap) {
-  fprintf(stderr, "%s:%d:%d: %s: ", d->file ? d->file : "<input>", line, col, kind);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  FILE *f = redirect ? redirect : stderr;
+  fprintf(f, "%s:%d:%d: %s: ", d->file ? d->file : "<input>", line, col, kind);
+  vfprintf(f, fmt, ap);
+  fputc('\n', f);
 }
 
 void ptx_error(ptx_diag *d, int line, int col, const char *fmt, ...) {

@@ -5,6 +5,13 @@
 
 #include "ptx_ir.h"
 
+#include <gsan/abi.h>
+
+/* ptx_opts.spaces with every state space checked (the default) */
+#define PTX_SPACES_ALL                                                                                           \
+  ((1u << GSAN_SPACE_GLOBAL) | (1u << GSAN_SPACE_SHARED) | (1u << GSAN_SPACE_LOCAL) | (1u << GSAN_SPACE_GENERIC) | \
+   (1u << GSAN_SPACE_CONST))
+
 typedef struct ptx_opts {
   unsigned spaces;      /* bit (1 << enum gsan_space) set = checked */
   int recover;          /* failed checks skip the access instead of trapping */

@@ -1,5 +1,5 @@
 /* Reading module images (rt_fatbin.h): the fatbin container, zstd-compressed
- * entries (libzstd), and cubin symbols (libelf). */
+ * entries (libzstd), cubin symbols (libelf), and site tables in PTX text. */
 #include "rt_fatbin.h"
 
 #include <gelf.h>
@@ -147,5 +147,71 @@ int rt_elf_site_tables(const void *elf, size_t len, rt_site_table **out, int max
 done:
   if (e) elf_end(e);
   free(copy);
+  return n;
+}
+
+/* a decimal number of at most 10 digits at *p (before end), spaces first */
+static int read_number(const char **p, const char *end, uint64_t *v) {
+  const char *q = *p;
+  while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')) q++;
+  const char *start = q;
+  *v = 0;
+  while (q < end && q - start < 10 && *q >= '0' && *q <= '9') *v = *v * 10 + (uint64_t)(*q++ - '0');
+  if (q == start) return -1;
+  *p = q;
+  return 0;
+}
+
+/* the punctuation c at *p (before end), spaces first */
+static int read_punct(const char **p, const char *end, char c) {
+  const char *q = *p;
+  while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')) q++;
+  if (q == end || *q != c) return -1;
+  *p = q + 1;
+  return 0;
+}
+
+/* the bytes of one initialiser, from after the symbol's name: [N] = {b, b, ...} */
+static unsigned char *table_bytes(const char **p, const char *end, size_t *n) {
+  uint64_t count, b;
+  if (read_punct(p, end, '[') || read_number(p, end, &count) || read_punct(p, end, ']') || read_punct(p, end, '=') ||
+      read_punct(p, end, '{') || count == 0 || count > (uint64_t)(end - *p) / 2 + 1)
+    return NULL;
+  unsigned char *blob = malloc(count);
+  if (!blob) return NULL;
+  for (uint64_t i = 0; i < count; i++) {
+    if ((i && read_punct(p, end, ',')) || read_number(p, end, &b) || b > 255) break;
+    blob[i] = (unsigned char)b;
+    if (i + 1 == count && !read_punct(p, end, '}')) {
+      *n = count;
+      return blob;
+    }
+  }
+  free(blob);
+  return NULL;
+}
+
+int rt_ptx_site_tables(const char *ptx, size_t len, rt_site_table **out, int max, const char **why) {
+  static const char decl[] = ".b8 " GSAN_SITES_PREFIX;
+  const char *end = ptx + len;
+  int n = 0;
+  *why = NULL;
+  for (const char *p = ptx; (p = memmem(p, (size_t)(end - p), decl, sizeof decl - 1)) != NULL;) {
+    p += sizeof decl - 1;
+    int digits = 0;
+    while (p < end && digits < 16 && ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'))) p++, digits++;
+    size_t size;
+    unsigned char *blob = digits == 16 ? table_bytes(&p, end, &size) : NULL;
+    if (!blob) {
+      *why = "a site table's initialiser is malformed";
+      continue;
+    }
+    const char *bad;
+    rt_site_table *t = rt_sites_parse(blob, size, &bad);
+    free(blob);
+    if (!t) *why = bad;
+    else if (n < max) out[n++] = t;
+    else rt_sites_free(t);
+  }
   return n;
 }

@@ -41,4 +41,9 @@ unsigned char *rt_fatbin_payload(const rt_fatbin_entry *e, size_t *len, const ch
  * Returns how many were stored in out, or -1 with a reason. */
 int rt_elf_site_tables(const void *elf, size_t len, rt_site_table **out, int max, const char **why);
 
+/* The site tables in PTX text that gsan instrumented: each
+ * ".b8 __gsan_sites_<id>[N] = {...}" initialiser, its bytes checked like a
+ * cubin's. Returns how many were stored in out, or -1 with a reason. */
+int rt_ptx_site_tables(const char *ptx, size_t len, rt_site_table **out, int max, const char **why);
+
 #endif

@@ -51,6 +51,14 @@ static const option table[] = {
     {"print_stats", K_BOOL, FIELD(print_stats), "0",
      "print each device's memory accounting at exit: allocations, peak live bytes and the physical memory "
      "behind them, slot tables, spare granules, the report ring", NULL, 0, 0},
+    {"jit_instrument", K_BOOL, FIELD(jit_instrument), "1",
+     "instrument PTX the program hands the driver at run time (NVRTC, cuModuleLoadData, cuLinkAddData, fatbins "
+     "whose PTX the driver compiles)", NULL, 0, 0},
+    {"jit_cache", K_BOOL, FIELD(jit_cache), "1", "keep instrumented PTX on disk, so that the same PTX is not "
+     "instrumented again in a later run", NULL, 0, 0},
+    {"jit_cache_dir", K_STRING, FIELD(jit_cache_dir), "",
+     "directory of that cache (default: $GSAN_CACHE/jit, else $XDG_CACHE_HOME/gsan/jit, else ~/.cache/gsan/jit)",
+     NULL, 0, 0},
     {"malloc_context_size", K_INT, FIELD(malloc_context_size), "32",
      "host stack frames kept for each allocation and free, shown in reports and matched by leak suppressions "
      "(0: none captured, the cheapest)", NULL, 0, 32},

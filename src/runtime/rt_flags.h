@@ -23,6 +23,9 @@ typedef struct rt_flags {
   int monitor_ms;        /* how often the monitor thread drains the ring */
   int async_tables;      /* slot-table writes queued on gsan's stream, launches ordered after them */
   int print_stats;       /* the arena's memory accounting at exit */
+  int jit_instrument;    /* PTX handed to the driver at run time is instrumented at load (rt_jit.c) */
+  int jit_cache;         /* instrumented PTX kept on disk, found again by content */
+  char jit_cache_dir[512]; /* empty: $GSAN_CACHE/jit, $XDG_CACHE_HOME/gsan/jit or ~/.cache/gsan/jit */
   int malloc_context_size; /* host frames kept per allocation and free stack; 0: none captured */
   int handle_signals;    /* fatal signals left at their default print pending reports first */
 } rt_flags;

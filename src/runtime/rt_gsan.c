@@ -177,6 +177,9 @@ void rt_gsan_init_driver(void *get_proc) {
     GET(CtxPushCurrent, "cuCtxPushCurrent");
     GET(CtxPopCurrent, "cuCtxPopCurrent");
     GET(PointerGetAttribute, "cuPointerGetAttribute");
+    GET(ModuleLoadData, "cuModuleLoadData");
+    GET(LibraryLoadData, "cuLibraryLoadData");
+    GET(LinkAddData, "cuLinkAddData");
     *(void **)&rt_gsan.vmm_api.MemAddressReserve = rt_gsan_real("cuMemAddressReserve");
     *(void **)&rt_gsan.vmm_api.MemAddressFree = rt_gsan_real("cuMemAddressFree");
     *(void **)&rt_gsan.vmm_api.MemCreate = rt_gsan_real("cuMemCreate");

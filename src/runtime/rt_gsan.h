@@ -72,6 +72,12 @@ typedef struct rt_gsan_ctx {
     CUresult (*CtxPushCurrent)(CUcontext);
     CUresult (*CtxPopCurrent)(CUcontext *);
     CUresult (*PointerGetAttribute)(void *, CUpointer_attribute, CUdeviceptr);
+    /* what loads instrumented PTX in place of a file the program named */
+    CUresult (*ModuleLoadData)(CUmodule *, const void *);
+    CUresult (*LibraryLoadData)(CUlibrary *, const void *, CUjit_option *, void **, unsigned, CUlibraryOption *,
+                                void **, unsigned);
+    CUresult (*LinkAddData)(CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned, CUjit_option *,
+                            void **);
   } cu;
   rt_cuda_api vmm_api;
   rt_dev dev[RT_MAX_DEVICES];

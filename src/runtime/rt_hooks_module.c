@@ -5,10 +5,15 @@
  * A library (cuLibraryLoadData, what cudart loads) is shared by every
  * context, each with its own copy of its variables: every device's copy
  * gets that device's arena, at load for the devices set up by then, at
- * set-up for the others (rt_gsan_fill_libraries). */
+ * set-up for the others (rt_gsan_fill_libraries).
+ * PTX that the program compiles at run time (a module, library or link
+ * input given as PTX text or file, or a fatbin whose code for the device is
+ * PTX only) goes through the instrumenter first (rt_jit.c), and the driver
+ * gets the instrumented text; if it refused that, the image as it came. */
 #include "rt_gsan.h"
 
 #include "rt_fatbin.h"
+#include "rt_jit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +22,15 @@
 static struct {
   CUresult (*LibraryLoadData)(CUlibrary *, const void *, CUjit_option *, void **, unsigned, CUlibraryOption *, void **,
                               unsigned);
+  CUresult (*LibraryLoadFromFile)(CUlibrary *, const char *, CUjit_option *, void **, unsigned, CUlibraryOption *,
+                                  void **, unsigned);
   CUresult (*ModuleLoadData)(CUmodule *, const void *);
   CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, CUjit_option *, void **);
+  CUresult (*ModuleLoadFatBinary)(CUmodule *, const void *);
+  CUresult (*ModuleLoad)(CUmodule *, const char *);
   CUresult (*LibraryUnload)(CUlibrary);
+  CUresult (*LinkAddData)(CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned, CUjit_option *, void **);
+  CUresult (*LinkAddFile)(CUlinkState, CUjitInputType, const char *, unsigned, CUjit_option *, void **);
 } real;
 
 /* the libraries loaded and not unloaded, to fill for devices set up later */
@@ -30,7 +41,9 @@ static struct {
   unsigned n;
 } libs = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static void keep_tables(const rt_dev *d, const void *image) {
+/* the site tables of a loaded image: in the cubin for sm_<arch> of a fatbin,
+ * a cubin, or PTX text (what rt_jit.c instrumented) */
+static void keep_tables(int arch, const void *image) {
   const void *fat;
   size_t len;
   int kind = rt_image_kind(image, &fat, &len);
@@ -41,7 +54,7 @@ static void keep_tables(const rt_dev *d, const void *image) {
     rt_fatbin_entry e[64];
     int ne = rt_fatbin_entries(fat, len, e, 64, &why);
     for (int i = 0; i < ne && i < 64; i++) {
-      if (e[i].kind != RT_ENTRY_ELF || (int)e[i].arch != d->arch) continue;
+      if (e[i].kind != RT_ENTRY_ELF || (int)e[i].arch != arch) continue;
       size_t elen;
       unsigned char *elf = rt_fatbin_payload(&e[i], &elen, &why);
       if (!elf) continue;
@@ -52,8 +65,35 @@ static void keep_tables(const rt_dev *d, const void *image) {
   } else if (kind == RT_IMAGE_ELF) {
     int k = rt_elf_site_tables(fat, len, found, 16, &why);
     if (k > 0) n = k;
+  } else if (kind == RT_IMAGE_PTX) {
+    int k = rt_ptx_site_tables(image, strlen(image), found, 16, &why);
+    if (k > 0) n = k;
   }
   rt_gsan_add_tables(found, n);
+}
+
+/* the current device's architecture, e.g. 90; 0 with no context */
+static int arch_here(void) {
+  rt_dev *d = rt_gsan_dev_here();
+  return d ? d->arch : 0;
+}
+
+/* What to load in place of image: instrumented PTX (kept in *mine, for the
+ * caller to free), or image itself. len: the image's size, 0 when it tells
+ * its own. */
+static const void *jit_image(const void *image, size_t len, const char *what, char **mine) {
+  *mine = rt_jit_ptx(image, len, arch_here(), what);
+  return *mine ? *mine : image;
+}
+
+/* After a load that returned r: 1 when it was gsan's PTX that the driver
+ * refused (it never should), and the caller loads the program's image */
+static int plain_again(CUresult r, char **mine, const char *what) {
+  if (r == CUDA_SUCCESS || !*mine) return 0;
+  rt_jit_refused(what, r);
+  free(*mine);
+  *mine = NULL;
+  return 1;
 }
 
 /* A lazily loaded module can arrive while a stream is being captured into a
@@ -92,22 +132,24 @@ void rt_gsan_fill_libraries(const rt_dev *d) {
   for (unsigned i = 0; i < n; i++) fill_library(d, copy[i]);
 }
 
-static CUresult w_LibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jo, void **jv, unsigned nj,
-                                  CUlibraryOption *lo, void **lv, unsigned nl) {
-  CUresult r = real.LibraryLoadData(lib, code, jo, jv, nj, lo, lv, nl);
-  if (r != CUDA_SUCCESS) return r;
+/* a library loaded from code */
+static void library_loaded(CUlibrary lib, const void *code) {
   /* kept for devices set up later: an instrumented library, or any loaded
    * with no context current (libraries allow it), whose copies get filled
    * at set-up; the site tables, though, are read only here, for the
-   * current device's architecture */
+   * current device's architecture (PTX text and a cubin have them whatever
+   * the device) */
   rt_dev *here = rt_gsan_dev_here();
-  int mine = here && fill_library(here, *lib);
-  if (here && !mine) return r;
+  int mine = here && fill_library(here, lib);
+  if (here && !mine) return;
   pthread_mutex_lock(&libs.lock);
-  if (libs.n < MAX_LIBS) libs.lib[libs.n++] = *lib;
+  if (libs.n < MAX_LIBS) libs.lib[libs.n++] = lib;
   pthread_mutex_unlock(&libs.lock);
-  if (!mine) return r;
-  keep_tables(here, code);
+  if (!mine) {
+    keep_tables(0, code);
+    return;
+  }
+  keep_tables(here->arch, code);
   /* the other devices set up so far: their contexts' copies, each filled
    * with that context current */
   for (int i = 0; i < RT_MAX_DEVICES; i++) {
@@ -116,9 +158,35 @@ static CUresult w_LibraryLoadData(CUlibrary *lib, const void *code, CUjit_option
     if (d == here || !__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE) || !d->cuctx || !rt_gsan.cu.CtxPushCurrent ||
         rt_gsan.cu.CtxPushCurrent(d->cuctx) != CUDA_SUCCESS)
       continue;
-    fill_library(d, *lib);
+    fill_library(d, lib);
     rt_gsan.cu.CtxPopCurrent(&prev);
   }
+}
+
+static CUresult w_LibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jo, void **jv, unsigned nj,
+                                  CUlibraryOption *lo, void **lv, unsigned nl) {
+  char *mine;
+  const void *use = jit_image(code, 0, "cuLibraryLoadData", &mine);
+  CUresult r = real.LibraryLoadData(lib, use, jo, jv, nj, lo, lv, nl);
+  if (plain_again(r, &mine, "cuLibraryLoadData")) r = real.LibraryLoadData(lib, use = code, jo, jv, nj, lo, lv, nl);
+  if (r == CUDA_SUCCESS) library_loaded(*lib, use);
+  free(mine);
+  return r;
+}
+
+/* A file holding PTX is loaded as its instrumented text (through the
+ * driver's loader of images); any other file by its name, as asked. */
+static CUresult w_LibraryLoadFromFile(CUlibrary *lib, const char *path, CUjit_option *jo, void **jv, unsigned nj,
+                                      CUlibraryOption *lo, void **lv, unsigned nl) {
+  size_t len = 0;
+  char *file = rt_gsan.cu.LibraryLoadData ? rt_jit_read_file(path, &len) : NULL, *mine = NULL;
+  const void *use = file ? jit_image(file, len, path, &mine) : NULL;
+  CUresult r = mine ? rt_gsan.cu.LibraryLoadData(lib, mine, jo, jv, nj, lo, lv, nl)
+                    : real.LibraryLoadFromFile(lib, path, jo, jv, nj, lo, lv, nl);
+  if (plain_again(r, &mine, path)) r = real.LibraryLoadFromFile(lib, path, jo, jv, nj, lo, lv, nl), use = file;
+  if (r == CUDA_SUCCESS && use) library_loaded(*lib, use);
+  free(mine);
+  free(file);
   return r;
 }
 
@@ -138,19 +206,82 @@ static void module_loaded(CUmodule m, const void *image) {
   size_t bytes;
   if (rt_gsan.cu.ModuleGetGlobal(&g, &bytes, m, GSAN_CTX_SYMBOL) == CUDA_SUCCESS) {
     fill_ctx(d, g, bytes);
-    keep_tables(d, image);
+    keep_tables(d->arch, image);
   }
 }
 
 static CUresult w_ModuleLoadData(CUmodule *m, const void *image) {
-  CUresult r = real.ModuleLoadData(m, image);
-  if (r == CUDA_SUCCESS) module_loaded(*m, image);
+  char *mine;
+  const void *use = jit_image(image, 0, "cuModuleLoadData", &mine);
+  CUresult r = real.ModuleLoadData(m, use);
+  if (plain_again(r, &mine, "cuModuleLoadData")) r = real.ModuleLoadData(m, use = image);
+  if (r == CUDA_SUCCESS) module_loaded(*m, use);
+  free(mine);
   return r;
 }
 
 static CUresult w_ModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, CUjit_option *o, void **v) {
-  CUresult r = real.ModuleLoadDataEx(m, image, n, o, v);
-  if (r == CUDA_SUCCESS) module_loaded(*m, image);
+  char *mine;
+  const void *use = jit_image(image, 0, "cuModuleLoadDataEx", &mine);
+  CUresult r = real.ModuleLoadDataEx(m, use, n, o, v);
+  if (plain_again(r, &mine, "cuModuleLoadDataEx")) r = real.ModuleLoadDataEx(m, use = image, n, o, v);
+  if (r == CUDA_SUCCESS) module_loaded(*m, use);
+  free(mine);
+  return r;
+}
+
+static CUresult w_ModuleLoadFatBinary(CUmodule *m, const void *fatbin) {
+  char *mine = NULL;
+  const void *use = rt_gsan.cu.ModuleLoadData ? jit_image(fatbin, 0, "cuModuleLoadFatBinary", &mine) : fatbin;
+  CUresult r = mine ? rt_gsan.cu.ModuleLoadData(m, mine) : real.ModuleLoadFatBinary(m, fatbin);
+  if (plain_again(r, &mine, "cuModuleLoadFatBinary")) r = real.ModuleLoadFatBinary(m, use = fatbin);
+  if (r == CUDA_SUCCESS) module_loaded(*m, use);
+  free(mine);
+  return r;
+}
+
+/* as cuLibraryLoadFromFile */
+static CUresult w_ModuleLoad(CUmodule *m, const char *path) {
+  size_t len = 0;
+  char *file = rt_gsan.cu.ModuleLoadData ? rt_jit_read_file(path, &len) : NULL, *mine = NULL;
+  const void *use = file ? jit_image(file, len, path, &mine) : NULL;
+  CUresult r = mine ? rt_gsan.cu.ModuleLoadData(m, mine) : real.ModuleLoad(m, path);
+  if (plain_again(r, &mine, path)) r = real.ModuleLoad(m, path), use = file;
+  if (r == CUDA_SUCCESS && use) module_loaded(*m, use);
+  free(mine);
+  free(file);
+  return r;
+}
+
+/* Link inputs: PTX, or a fatbin whose PTX the linker would compile, goes in
+ * as instrumented PTX. Its site tables are kept now; the linked cubin
+ * carries them too. */
+static int jit_input(CUjitInputType type) { return type == CU_JIT_INPUT_PTX || type == CU_JIT_INPUT_FATBINARY; }
+
+static CUresult w_LinkAddData(CUlinkState st, CUjitInputType type, void *data, size_t size, const char *name,
+                              unsigned n, CUjit_option *o, void **v) {
+  const char *what = name && *name ? name : "cuLinkAddData";
+  char *mine = NULL;
+  if (jit_input(type)) jit_image(data, size, what, &mine);
+  CUresult r = mine ? real.LinkAddData(st, CU_JIT_INPUT_PTX, mine, strlen(mine) + 1, name, n, o, v)
+                    : real.LinkAddData(st, type, data, size, name, n, o, v);
+  if (plain_again(r, &mine, what)) r = real.LinkAddData(st, type, data, size, name, n, o, v);
+  if (r == CUDA_SUCCESS && mine) keep_tables(0, mine);
+  free(mine);
+  return r;
+}
+
+static CUresult w_LinkAddFile(CUlinkState st, CUjitInputType type, const char *path, unsigned n, CUjit_option *o,
+                              void **v) {
+  size_t len = 0;
+  char *file = jit_input(type) && rt_gsan.cu.LinkAddData ? rt_jit_read_file(path, &len) : NULL, *mine = NULL;
+  if (file) jit_image(file, len, path, &mine);
+  CUresult r = mine ? rt_gsan.cu.LinkAddData(st, CU_JIT_INPUT_PTX, mine, strlen(mine) + 1, path, n, o, v)
+                    : real.LinkAddFile(st, type, path, n, o, v);
+  if (plain_again(r, &mine, path)) r = real.LinkAddFile(st, type, path, n, o, v);
+  if (r == CUDA_SUCCESS && mine) keep_tables(0, mine);
+  free(mine);
+  free(file);
   return r;
 }
 
@@ -159,5 +290,10 @@ const rt_hook rt_hooks_module[] = {
     {"cuLibraryUnload", {(void *)w_LibraryUnload, (void *)w_LibraryUnload}, (void **)&real.LibraryUnload, 1, 0, 0},
     {"cuModuleLoadData", {(void *)w_ModuleLoadData, (void *)w_ModuleLoadData}, (void **)&real.ModuleLoadData, 1, 0, 0},
     {"cuModuleLoadDataEx", {(void *)w_ModuleLoadDataEx, (void *)w_ModuleLoadDataEx}, (void **)&real.ModuleLoadDataEx, 1, 0, 0},
+    {"cuModuleLoadFatBinary", {(void *)w_ModuleLoadFatBinary, (void *)w_ModuleLoadFatBinary}, (void **)&real.ModuleLoadFatBinary, 1, 0, 0},
+    {"cuModuleLoad", {(void *)w_ModuleLoad, (void *)w_ModuleLoad}, (void **)&real.ModuleLoad, 1, 0, 0},
+    {"cuLibraryLoadFromFile", {(void *)w_LibraryLoadFromFile, (void *)w_LibraryLoadFromFile}, (void **)&real.LibraryLoadFromFile, 1, 0, 0},
+    {"cuLinkAddData", {(void *)w_LinkAddData, (void *)w_LinkAddData}, (void **)&real.LinkAddData, 1, 0, 0},
+    {"cuLinkAddFile", {(void *)w_LinkAddFile, (void *)w_LinkAddFile}, (void **)&real.LinkAddFile, 1, 0, 0},
     {NULL, {NULL, NULL}, NULL, 0, 0, 0},
 };

@@ -27,7 +27,7 @@ sed -n 's/^\([A-Z]*\): gsan-bugs :: \([^ ]*\)\.\(cu\|py\) .*/\2 \1/p' "$LOGDIR/l
 
 # compute-sanitizer, on natively built programs
 ls tests/bugs/*.cu | xargs -P "$JOBS" -I{} sh -c \
-  'n=$(basename {} .cu); nvcc -g -lineinfo -arch=native -o '"$W"'/$n {} -lcuda >'"$W"'/$n.build 2>&1 || echo "$n: native build failed"'
+  'n=$(basename {} .cu); nvcc -g -lineinfo -arch=native -o '"$W"'/$n {} -lcuda $(sed -n "s|^// JIT-LINK:||p" {}) >'"$W"'/$n.build 2>&1 || echo "$n: native build failed"'
 : >"$LOGDIR/compute-sanitizer.log"
 : >"$LOGDIR/cs.txt"
 : >"$LOGDIR/skipped.txt"

@@ -3,10 +3,12 @@
  * uses. Device memory is the fake VMM's (fake_vmm.c); cuMemAlloc hands out
  * host memory. The per-thread-stream variant of cuMemcpyHtoD is a separate
  * function that counts its calls, so a test can see which one gsan forwards
- * to. Built as build/lib/fake/libcuda.so.1. */
+ * to. Module images it is handed are kept for the test to read (test_jit.c).
+ * Built as build/lib/fake/libcuda.so.1. */
 #include "fake_vmm.h"
 
 #include <cuda.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,7 +137,6 @@ static CUresult f_MemHostGetDevicePointer(CUdeviceptr *d, void *h, unsigned f) {
   *d = (CUdeviceptr)h;
   return CUDA_SUCCESS;
 }
-static CUresult not_found(void) { return CUDA_ERROR_NOT_FOUND; }
 /* like the driver on VMM memory: the whole reservation; on its own
  * allocations, the allocation */
 static CUresult f_MemGetAddressRange(CUdeviceptr *b, size_t *n, CUdeviceptr p) {
@@ -368,6 +369,126 @@ static CUresult f_GraphAddNode(CUgraphNode *n, CUgraph g, const CUgraphNode *d, 
   return add_node(n, p);
 }
 
+/* Module loading: every image the driver is handed (modules, libraries,
+ * link inputs) is kept, with a __gsan_ctx of its own when it declares one,
+ * for the test to read through fake_image and fake_image_ctx. Like the
+ * driver, it refuses what is neither PTX text nor a fatbin nor a cubin; with
+ * FAKE_REFUSE_GSAN set, also gsan's instrumented PTX (a driver whose JIT
+ * rejects it), so that gsan's fallback to the original shows. */
+#define FAKE_IMAGES 64
+static struct {
+  unsigned char *bytes;
+  size_t len;
+  int type; /* CUjitInputType for link inputs, -1 for modules and libraries */
+  unsigned char ctx[64];
+} images[FAKE_IMAGES];
+int fake_images;
+
+/* an image's length when the caller gives none: text to its NUL (with it),
+ * a fatbin by its header, a cubin to its section headers */
+static size_t image_len(const unsigned char *p) {
+  uint32_t magic;
+  memcpy(&magic, p, 4);
+  if (magic == 0xBA55ED50u) {
+    uint64_t n;
+    memcpy(&n, p + 8, 8);
+    return (size_t)(p[6] | p[7] << 8) + n;
+  }
+  if (!memcmp(p, "\177ELF", 4)) {
+    uint64_t shoff;
+    uint16_t shentsize, shnum;
+    memcpy(&shoff, p + 0x28, 8);
+    memcpy(&shentsize, p + 0x3a, 2);
+    memcpy(&shnum, p + 0x3c, 2);
+    return shoff + (size_t)shentsize * shnum;
+  }
+  return strlen((const char *)p) + 1;
+}
+
+static CUresult keep_image(const void *image, size_t len, int type, uintptr_t *handle) {
+  if (!image) return CUDA_ERROR_INVALID_VALUE;
+  if (fake_images == FAKE_IMAGES) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (!len) len = image_len(image);
+  int i = fake_images++;
+  images[i].bytes = malloc(len + 1);
+  memcpy(images[i].bytes, image, len);
+  images[i].bytes[len] = 0;
+  images[i].len = len;
+  images[i].type = type;
+  if (handle) *handle = (uintptr_t)i + 1;
+  const unsigned char *p = image;
+  int known = (len > 4 && (!memcmp(p, "\x50\xed\x55\xba", 4) || !memcmp(p, "\177ELF", 4))) ||
+              memmem(p, len, ".version", 8);
+  if (!known) return CUDA_ERROR_INVALID_IMAGE;
+  if (getenv("FAKE_REFUSE_GSAN") && memmem(p, len, "__gsan_report", 13)) return CUDA_ERROR_INVALID_PTX;
+  return CUDA_SUCCESS;
+}
+
+static CUresult keep_file(const char *path, int type, uintptr_t *handle) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return CUDA_ERROR_FILE_NOT_FOUND;
+  static unsigned char buf[1 << 20];
+  size_t n = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  return keep_image(buf, n, type, handle);
+}
+
+/* what the driver was handed the i-th time, and the __gsan_ctx of that module */
+const void *fake_image(int i, size_t *len, int *type) {
+  if (i < 0 || i >= fake_images) return NULL;
+  *len = images[i].len;
+  *type = images[i].type;
+  return images[i].bytes;
+}
+const unsigned char *fake_image_ctx(int i) { return i >= 0 && i < fake_images ? images[i].ctx : NULL; }
+
+static CUresult f_ModuleLoadData(CUmodule *m, const void *image) { return keep_image(image, 0, -1, (uintptr_t *)m); }
+static CUresult f_ModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, CUjit_option *o, void **v) {
+  (void)n; (void)o; (void)v;
+  return keep_image(image, 0, -1, (uintptr_t *)m);
+}
+static CUresult f_ModuleLoad(CUmodule *m, const char *path) { return keep_file(path, -1, (uintptr_t *)m); }
+static CUresult f_LibraryLoadData(CUlibrary *l, const void *code, CUjit_option *jo, void **jv, unsigned nj,
+                                  CUlibraryOption *lo, void **lv, unsigned nl) {
+  (void)jo; (void)jv; (void)nj; (void)lo; (void)lv; (void)nl;
+  return keep_image(code, 0, -1, (uintptr_t *)l);
+}
+static CUresult f_LibraryLoadFromFile(CUlibrary *l, const char *path, CUjit_option *jo, void **jv, unsigned nj,
+                                      CUlibraryOption *lo, void **lv, unsigned nl) {
+  (void)jo; (void)jv; (void)nj; (void)lo; (void)lv; (void)nl;
+  return keep_file(path, -1, (uintptr_t *)l);
+}
+/* a module's or library's __gsan_ctx: host memory here, as device memory is */
+static CUresult get_global(CUdeviceptr *g, size_t *bytes, uintptr_t handle, const char *name) {
+  if (!handle || handle > (uintptr_t)fake_images) return CUDA_ERROR_INVALID_HANDLE;
+  int i = (int)handle - 1;
+  if (strcmp(name, "__gsan_ctx") || !memmem(images[i].bytes, images[i].len, "__gsan_ctx", 10)) return CUDA_ERROR_NOT_FOUND;
+  *g = (CUdeviceptr)images[i].ctx;
+  *bytes = sizeof images[i].ctx;
+  return CUDA_SUCCESS;
+}
+static CUresult f_ModuleGetGlobal(CUdeviceptr *g, size_t *bytes, CUmodule m, const char *name) {
+  return get_global(g, bytes, (uintptr_t)m, name);
+}
+static CUresult f_LibraryGetGlobal(CUdeviceptr *g, size_t *bytes, CUlibrary l, const char *name) {
+  return get_global(g, bytes, (uintptr_t)l, name);
+}
+static CUresult f_LinkCreate(unsigned n, CUjit_option *o, void **v, CUlinkState *st) {
+  (void)n; (void)o; (void)v;
+  *st = (CUlinkState)(uintptr_t)0x11;
+  return CUDA_SUCCESS;
+}
+static CUresult f_LinkAddData(CUlinkState st, CUjitInputType type, void *data, size_t size, const char *name,
+                              unsigned n, CUjit_option *o, void **v) {
+  (void)st; (void)name; (void)n; (void)o; (void)v;
+  return keep_image(data, size, (int)type, NULL);
+}
+static CUresult f_LinkAddFile(CUlinkState st, CUjitInputType type, const char *path, unsigned n, CUjit_option *o,
+                              void **v) {
+  (void)st; (void)n; (void)o; (void)v;
+  return keep_file(path, (int)type, NULL);
+}
+
 static CUresult f_CtxSynchronize(void) { return fake_sticky_fault ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS; }
 
 /* CUDA 13 gave cuCtxSynchronize a context argument under the same name */
@@ -406,11 +527,17 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuMemsetD8", (void *)f_MemsetD8},
       {"cuMemHostRegister", (void *)f_MemHostRegister},
       {"cuMemHostGetDevicePointer", (void *)f_MemHostGetDevicePointer},
-      {"cuLibraryLoadData", (void *)not_found},
-      {"cuLibraryGetGlobal", (void *)not_found},
-      {"cuModuleLoadData", (void *)not_found},
-      {"cuModuleLoadDataEx", (void *)not_found},
-      {"cuModuleGetGlobal", (void *)not_found},
+      {"cuLibraryLoadData", (void *)f_LibraryLoadData},
+      {"cuLibraryLoadFromFile", (void *)f_LibraryLoadFromFile},
+      {"cuLibraryGetGlobal", (void *)f_LibraryGetGlobal},
+      {"cuModuleLoadData", (void *)f_ModuleLoadData},
+      {"cuModuleLoadDataEx", (void *)f_ModuleLoadDataEx},
+      {"cuModuleLoadFatBinary", (void *)f_ModuleLoadData},
+      {"cuModuleLoad", (void *)f_ModuleLoad},
+      {"cuModuleGetGlobal", (void *)f_ModuleGetGlobal},
+      {"cuLinkCreate", (void *)f_LinkCreate},
+      {"cuLinkAddData", (void *)f_LinkAddData},
+      {"cuLinkAddFile", (void *)f_LinkAddFile},
       {"cuMemGetAddressRange", (void *)f_MemGetAddressRange},
       {"cuPointerGetAttribute", (void *)f_PointerGetAttribute},
       {"cuPointerGetAttributes", (void *)f_PointerGetAttributes},
