@@ -2,7 +2,7 @@
  * the fake driver, run under gsan run: found the way PyTorch's
  * CUDAPluggableAllocator finds them (dlopen("libgsan.so"), which must give
  * the preloaded library), called after the driver was found as cudart finds
- * it. Usage: test_torch clean|errors */
+ * it. Usage: test_torch clean|errors|leak */
 #include <gsan/gsan_torch.h>
 
 #include <cuda.h>
@@ -73,6 +73,7 @@ int main(int argc, char **argv) {
   tfree(r, 100, 0, NULL);
   tfree(NULL, 0, 0, NULL);
   printf("size 0: %s\n", tmalloc(0, 0, NULL) ? "a pointer" : "NULL");
+  if (!strcmp(sc, "leak")) printf("left live: %s\n", tmalloc(300, 0, NULL) ? "300 bytes" : "NOTHING");
   if (!strcmp(sc, "errors")) {
     printf("copy into the freed tensor: %d\n", HtoD((CUdeviceptr)(uintptr_t)p, buf, 16));
     tfree(p, 4000, 0, s5);
