@@ -34,9 +34,10 @@ endif
 LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
              rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c rt_foreign.c)
 # PyTorch's allocator entry points; the soname lets a program under gsan run
-# dlopen("libgsan.so") and get the preloaded library (docs/frameworks.md)
+# dlopen("libgsan.so") and get the preloaded library (docs/frameworks.md),
+# whatever CFLAGS the command line gives
 LIB_SRC += src/runtime/rt_torch.c
-$(BUILD)/lib/libgsan.so: CFLAGS += -Wl,-soname,libgsan.so
+$(BUILD)/lib/libgsan.so: override CFLAGS += -Wl,-soname,libgsan.so
 $(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps-build
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -I$(CUDA_HOME)/include $(CFLAGS) -fPIC -shared -Wl,-z,defs $(LIB_SRC) -o $@ \
