@@ -51,13 +51,15 @@ def main():
     table = ['| test | expected | got | result | seconds |', '|---|---|---|---|---|']
     table += ['| %s |' % ' | '.join(cell(c) for c in r) for r in rows]
     table += ['', '%d passed, %d failed, %d skipped' % (counts['PASS'], counts['FAIL'], counts['SKIP'])]
-    timing = ['| model | %s | gsan / native (each default) | gsan / native (caching on both) |'
-              % ' | '.join('%s (ms)' % what for _, what in RUNS), '|---|---|---|---|---|---|---|']
-    for model in ('mlp', 'attention'):
-        v = [median_ms(logdir, name, model) for name, _ in RUNS]
-        ms = ['%.4f' % x if x else '?' for x in v]
-        ratio = ['%.2fx' % (a / b) if a and b else '?' for a, b in ((v[2], v[0]), (v[3], v[0]))]
-        timing.append('| %s | %s |' % (model, ' | '.join(ms + ratio)))
+    timing = []
+    if any(lines(logdir, name) for name, _ in RUNS):
+        timing = ['| model | %s | gsan / native (each default) | gsan / native (caching on both) |'
+                  % ' | '.join('%s (ms)' % what for _, what in RUNS), '|---|---|---|---|---|---|---|']
+        for model in ('mlp', 'attention'):
+            v = [median_ms(logdir, name, model) for name, _ in RUNS]
+            ms = ['%.4f' % x if x else '?' for x in v]
+            ratio = ['%.2fx' % (a / b) if a and b else '?' for a, b in ((v[2], v[0]), (v[3], v[0]))]
+            timing.append('| %s | %s |' % (model, ' | '.join(ms + ratio)))
     md = ['# The Python GPU stack under gsan: PyTorch, Triton, torch.compile', '',
           'Command: `%s`  ' % env.get('cmd', '?'),
           'Date: %s  ' % env.get('DATE', '?'),
@@ -69,13 +71,14 @@ def main():
           'access, kernel, source line, region); a correct program passes when nothing is reported and it exits 0.',
           'two_procs ran as `%s` under `gsan run --opt log_path=DIR/gsan.%%p.log`.' % env.get('LAUNCH', '?'), '']
     md += table
-    md += ['', '## torch.compile: time per training step', '',
-           'CUDA events around 20 steps (forward and backward), the median of 7 such runs, after 3 warm-up steps',
-           "that compile. The native runs have Inductor and Triton caches of their own; gsan's runs compile their",
-           "Triton kernels through gsan's ptxas wrapper. Caching off: PYTORCH_NO_CUDA_MEMORY_CACHING=1, gsan run's",
-           'default (each tensor its own cudaMalloc and cudaFree, and a cudaFree waits for the device); caching on:',
-           "PyTorch's caching allocator (under gsan, PYTORCH_NO_CUDA_MEMORY_CACHING=0).", '']
-    md += timing
+    if timing:
+        md += ['', '## torch.compile: time per training step', '',
+               'CUDA events around 20 steps (forward and backward), the median of 7 such runs, after 3 warm-up',
+               "steps that compile. The native runs have Inductor and Triton caches of their own; gsan's runs compile",
+               "their Triton kernels through gsan's ptxas wrapper. Caching off: PYTORCH_NO_CUDA_MEMORY_CACHING=1, gsan",
+               "run's default (each tensor its own cudaMalloc and cudaFree, and a cudaFree waits for the device);",
+               "caching on: PyTorch's caching allocator (under gsan, PYTORCH_NO_CUDA_MEMORY_CACHING=0).", '']
+        md += timing
     md += ['', '## Key output lines', '']
     for name in OUTPUTS:
         found = key_lines(logdir, name)
@@ -84,7 +87,7 @@ def main():
     os.makedirs(os.path.dirname(env['RESULTS']) or '.', exist_ok=True)
     with open(env['RESULTS'], 'w') as f:
         f.write('\n'.join(md) + '\n')
-    print('\n'.join(table + [''] + timing))
+    print('\n'.join(table + ([''] + timing if timing else [])))
 
 
 if __name__ == '__main__':
