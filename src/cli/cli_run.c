@@ -18,8 +18,12 @@ static void usage(FILE *f) {
         "--opt adds to GSAN_OPTIONS (see gsan help options). GSAN_LIB overrides the library (a\n"
         "':'-separated list is preloaded in its order).\n"
         "Triton's kernels are instrumented too: TRITON_PTXAS_PATH is set to gsan's ptxas wrapper (an\n"
-        "earlier TRITON_PTXAS_PATH becomes the ptxas it runs; without one it runs the CUDA toolkit's)\n"
-        "and TRITON_CACHE_DIR to gsan's own cache, so kernels compiled without gsan are not reused.\n",
+        "earlier TRITON_PTXAS_PATH becomes the ptxas it runs; without one it runs the CUDA toolkit's),\n"
+        "and TRITON_CACHE_DIR and TORCHINDUCTOR_CACHE_DIR (torch.compile's cache, which keeps Triton's\n"
+        "kernels too) to gsan's own caches, so kernels compiled without gsan are not reused.\n"
+        "PyTorch: PYTORCH_NO_CUDA_MEMORY_CACHING=1 is set, so that each tensor is its own allocation\n"
+        "with exact bounds; a value already in the environment is kept (=0 keeps PyTorch's caching\n"
+        "allocator in releases that read the value; bounds are then its blocks).\n",
         f);
 }
 
@@ -66,7 +70,18 @@ static void triton_env(void) {
   size_t dir = strlen(wrapper) - strlen("/wrap/ptxas"); /* the wrapper is DIR/wrap/ptxas */
   snprintf(cache, sizeof cache, "%.*s/triton", (int)dir, wrapper);
   setenv("TRITON_CACHE_DIR", cache, 1);
+  /* torch.compile (Inductor) bundles the Triton kernels it compiled into
+   * its own cache and writes them back into Triton's on a hit: its cache
+   * too is gsan's, or a graph compiled without gsan would bring its
+   * kernels back unchecked */
+  snprintf(cache, sizeof cache, "%.*s/inductor", (int)dir, wrapper);
+  setenv("TORCHINDUCTOR_CACHE_DIR", cache, 1);
 }
+
+/* PyTorch: with its caching allocator off, each tensor is its own
+ * cudaMalloc, so gsan's bounds are the tensor's (with it on, a tensor is a
+ * piece of a block of 2 MiB or more). A value the user set stays. */
+static void torch_env(void) { setenv("PYTORCH_NO_CUDA_MEMORY_CACHING", "1", 0); }
 
 int cli_run(int argc, char **argv) {
   int i = 1;
@@ -75,6 +90,7 @@ int cli_run(int argc, char **argv) {
   if (getenv("GSAN_OPTIONS")) strcpy(opts, getenv("GSAN_OPTIONS"));
   for (; i < argc; i++) {
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      free(opts);
       usage(stdout);
       return 0;
     }
@@ -87,12 +103,14 @@ int cli_run(int argc, char **argv) {
     break;
   }
   if (i >= argc) {
+    free(opts);
     usage(stderr);
     return 2;
   }
   char lib[PATH_MAX + 32];
   if (find_lib(lib, sizeof lib) != 0) {
     fprintf(stderr, "gsan run: libgsan.so not found next to gsan (set GSAN_LIB)\n");
+    free(opts);
     return 2;
   }
   const char *old = getenv("LD_PRELOAD");
@@ -102,6 +120,7 @@ int cli_run(int argc, char **argv) {
   setenv("LD_PRELOAD", pre, 1);
   if (*opts) setenv("GSAN_OPTIONS", opts, 1);
   triton_env();
+  torch_env();
   execvp(argv[i], argv + i);
   fprintf(stderr, "gsan run: cannot run '%s': %s\n", argv[i], strerror(errno));
   return 127;

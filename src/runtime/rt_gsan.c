@@ -11,6 +11,7 @@
 #include "rt_foreign.h"
 #include "rt_unwind.h"
 
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,6 +377,23 @@ static void note_live(void *arg, const rt_alloc_info *info) {
   l->p[l->n++] = *info;
 }
 
+/* The files of the libraries (and the program) a trace passes through, at
+ * most max: a leak suppression may name one, as LeakSanitizer's may. PyTorch's
+ * allocator is in libc10_cuda.so, but its functions may be hidden symbols
+ * that no frame is named after. */
+static int trace_modules(const rt_trace *t, const char **mods, int max) {
+  int n = 0;
+  for (int i = 0; i < t->n && n < max; i++) {
+    Dl_info di;
+    /* a return address: the call is just before it */
+    if (!dladdr((const char *)t->pc[i] - 1, &di) || !di.dli_fname || !*di.dli_fname) continue;
+    int seen = 0;
+    for (int j = 0; j < n && !seen; j++) seen = !strcmp(mods[j], di.dli_fname);
+    if (!seen) mods[n++] = di.dli_fname;
+  }
+  return n;
+}
+
 /* whether the leaks allocated from one stack are suppressed, decided once
  * per stack: a program can leave many allocations from a few places */
 static int leak_suppressed(uint32_t stack_id, const rt_trace *t) {
@@ -387,7 +405,8 @@ static int leak_suppressed(uint32_t stack_id, const rt_trace *t) {
   static rt_stack st;
   static char buf[8192];
   rt_trace_symbolize(t, &st, buf, sizeof buf);
-  int v = rt_gsan_suppressed("leak", NULL, 0, &st);
+  const char *mods[8];
+  int v = rt_gsan_suppressed("leak", mods, trace_modules(t, mods, 8), &st);
   if (n < 256) memo[n++].id = stack_id, memo[n - 1].verdict = v;
   return v;
 }

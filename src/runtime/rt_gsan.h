@@ -196,6 +196,13 @@ typedef struct rt_hook {
 extern const rt_hook rt_hooks_alloc[], rt_hooks_copy[], rt_hooks_ctx[], rt_hooks_module[], rt_hooks_query[],
     rt_hooks_sync[];
 
+/* Stream-ordered allocation and free as gsan's cuMemAllocAsync and
+ * cuMemFreeAsync make them (rt_hooks_alloc.c: a slot of the current
+ * context's device, freed once its stream is done), for gsan's own entry
+ * points (rt_torch.c); api names the freeing call in reports. */
+CUresult rt_alloc_ordered(CUdeviceptr *dptr, size_t size, CUstream s);
+CUresult rt_free_ordered(CUdeviceptr ptr, CUstream s, const char *api);
+
 /* gsan's wrapper for a driver entry point, or NULL when it is not hooked.
  * real is what the driver returned for (name, flags, version). */
 void *rt_hook_for(const char *name, cuuint64_t flags, int version, void *real);

@@ -328,39 +328,64 @@ static CUresult driver_ordered(CUresult r, CUstream s, const CUdeviceptr *dptr, 
  * costs the overlap cudaFreeAsync allows, and buys the use-after-free check.
  * Under graph capture the allocation is the graph's (above), and an arena
  * slot freed inside a graph stays live: freeing it now would fault the
- * captured work that runs when the graph does. */
-#define ORDERED_WRAPPERS(V)                                                                              \
-  static CUresult w_AllocAsync##V(CUdeviceptr *dptr, size_t size, CUstream s) {                        \
-    /* stream 0 of the per-thread variant is this thread's stream */                                    \
-    CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
-    rt_dev *d;                                                                                           \
-    if (!dptr || size == 0 || !(d = rt_gsan_dev_here()))                                                 \
-      return driver_ordered(real.AllocAsync[V](dptr, size, s), str, dptr, size);                         \
-    return rt_gsan_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);             \
-  }                                                                                                      \
-  static CUresult w_AllocFromPool##V(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) {  \
-    CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
-    rt_dev *d;                                                                                           \
-    if (!dptr || size == 0 || !pool || !(d = rt_gsan_dev_here()) || !arena_pool(d, pool))                \
-      return driver_ordered(real.AllocFromPool[V](dptr, size, pool, s), str, dptr, size);                \
-    return rt_gsan_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);             \
-  }                                                                                                      \
-  static CUresult w_FreeAsync##V(CUdeviceptr ptr, CUstream s) {                                         \
-    rt_dev *d = rt_gsan_dev_of(ptr);                                                                     \
-    CUstream str = V && !s ? CU_STREAM_PER_THREAD : s;                                                   \
-    if (!d && rt_gsan_capturing(str)) {                                                                  \
-      rt_foreign_forget(ptr); /* the graph frees it, when it runs */                                     \
-      return real.FreeAsync[V](ptr, s);                                                                  \
-    }                                                                                                    \
-    if (!d && foreign_refused(ptr, "cuMemFreeAsync")) return CUDA_ERROR_INVALID_VALUE;                   \
-    if (!d) return foreign_freed(real.FreeAsync[V](ptr, s), ptr, "cuMemFreeAsync");                      \
-    if (rt_gsan_capturing(str)) return owned_by_graph(d, ptr);                                           \
-    CUresult r = rt_gsan.cu.StreamSynchronize(str);                                                      \
-    if (r != CUDA_SUCCESS) return r;                                                                     \
-    return arena_free(d, ptr, "cuMemFreeAsync");                                                         \
+ * captured work that runs when the graph does. v is the variant: 1 for the
+ * per-thread-stream one, whose stream 0 is this thread's stream. */
+static CUresult alloc_async(int v, CUdeviceptr *dptr, size_t size, CUstream s) {
+  CUstream str = v && !s ? CU_STREAM_PER_THREAD : s;
+  rt_dev *d;
+  if (!dptr || size == 0 || !(d = rt_gsan_dev_here()))
+    return driver_ordered(real.AllocAsync[v](dptr, size, s), str, dptr, size);
+  return rt_gsan_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);
+}
+
+static CUresult alloc_from_pool(int v, CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) {
+  CUstream str = v && !s ? CU_STREAM_PER_THREAD : s;
+  rt_dev *d;
+  if (!dptr || size == 0 || !pool || !(d = rt_gsan_dev_here()) || !arena_pool(d, pool))
+    return driver_ordered(real.AllocFromPool[v](dptr, size, pool, s), str, dptr, size);
+  return rt_gsan_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);
+}
+
+/* api: the call that frees, as reports name it */
+static CUresult free_async(int v, CUdeviceptr ptr, CUstream s, const char *api) {
+  rt_dev *d = rt_gsan_dev_of(ptr);
+  CUstream str = v && !s ? CU_STREAM_PER_THREAD : s;
+  if (!d && rt_gsan_capturing(str)) {
+    rt_foreign_forget(ptr); /* the graph frees it, when it runs */
+    return real.FreeAsync[v](ptr, s);
   }
+  if (!d && foreign_refused(ptr, api)) return CUDA_ERROR_INVALID_VALUE;
+  if (!d) return foreign_freed(real.FreeAsync[v](ptr, s), ptr, api);
+  if (rt_gsan_capturing(str)) return owned_by_graph(d, ptr);
+  CUresult r = rt_gsan.cu.StreamSynchronize(str);
+  if (r != CUDA_SUCCESS) return r;
+  return arena_free(d, ptr, api);
+}
+
+#define ORDERED_WRAPPERS(V)                                                                             \
+  static CUresult w_AllocAsync##V(CUdeviceptr *dptr, size_t size, CUstream s) {                       \
+    return alloc_async(V, dptr, size, s);                                                               \
+  }                                                                                                     \
+  static CUresult w_AllocFromPool##V(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) { \
+    return alloc_from_pool(V, dptr, size, pool, s);                                                     \
+  }                                                                                                     \
+  static CUresult w_FreeAsync##V(CUdeviceptr ptr, CUstream s) { return free_async(V, ptr, s, "cuMemFreeAsync"); }
 ORDERED_WRAPPERS(0)
 ORDERED_WRAPPERS(1)
+
+/* the same, for gsan's own entry points (rt_torch.c): the driver's calls
+ * they may fall back to are fetched here when the program never asked */
+CUresult rt_alloc_ordered(CUdeviceptr *dptr, size_t size, CUstream s) {
+  if (!real.AllocAsync[0] && !(*(void **)&real.AllocAsync[0] = rt_gsan_real("cuMemAllocAsync")))
+    return CUDA_ERROR_NOT_FOUND;
+  return alloc_async(0, dptr, size, s);
+}
+
+CUresult rt_free_ordered(CUdeviceptr ptr, CUstream s, const char *api) {
+  if (!real.FreeAsync[0] && !(*(void **)&real.FreeAsync[0] = rt_gsan_real("cuMemFreeAsync")))
+    return CUDA_ERROR_NOT_FOUND;
+  return free_async(0, ptr, s, api);
+}
 
 /* the driver rounds a pitched row up to an alignment of its choosing; 512
  * bytes satisfies every texture pitch alignment, and code that walks rows

@@ -9,8 +9,10 @@
 /* device memory that libraries keep until exit by design: reporting it as
  * leaked would fail every run of a PyTorch program */
 static const char *const builtin[] = {
-    "leak:CUDACachingAllocator", /* PyTorch's block cache */
-    "leak:cublasCreate",         /* cuBLAS handle workspaces */
+    "leak:CUDACachingAllocator",   /* PyTorch's block cache */
+    "leak:libc10_cuda.so",         /* PyTorch's allocator, cached or not (its file) */
+    "leak:CUDAPluggableAllocator", /* PyTorch's tensors through gsan_torch_malloc */
+    "leak:cublasCreate",           /* cuBLAS handle workspaces */
     "leak:cublasLtCreate",
     "leak:cudnnCreate",
 };

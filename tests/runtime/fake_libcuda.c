@@ -27,7 +27,48 @@ static CUresult f_Init(unsigned flags) {
 /* the current context's device: a test sets it through dlsym, as if it had
  * made a context on another device current */
 int fake_current_device;
-static CUresult f_CtxGetDevice(CUdevice *d) { *d = fake_current_device; return CUDA_SUCCESS; }
+/* contexts: one per device (its primary), a stack of pushed ones, and no
+ * current context at all when a test sets fake_no_context */
+int fake_no_context, fake_primary_retains;
+#define FAKE_DEVICES 17 /* gsan gives 0-15 an arena; 16 is beyond */
+#define FAKE_CTX(d) ((CUcontext)(uintptr_t)(0xc000 + (d)))
+static struct { int device, none; } ctx_stack[8];
+static int ctx_depth;
+static CUresult f_CtxGetDevice(CUdevice *d) {
+  if (fake_no_context) return CUDA_ERROR_INVALID_CONTEXT;
+  *d = fake_current_device;
+  return CUDA_SUCCESS;
+}
+static CUresult f_CtxGetCurrent(CUcontext *c) {
+  *c = fake_no_context ? NULL : FAKE_CTX(fake_current_device);
+  return CUDA_SUCCESS;
+}
+static CUresult f_CtxPushCurrent(CUcontext c) {
+  uintptr_t d = (uintptr_t)c - 0xc000;
+  if (d >= FAKE_DEVICES || ctx_depth == 8) return CUDA_ERROR_INVALID_CONTEXT;
+  ctx_stack[ctx_depth].device = fake_current_device;
+  ctx_stack[ctx_depth++].none = fake_no_context;
+  fake_current_device = (int)d;
+  fake_no_context = 0;
+  return CUDA_SUCCESS;
+}
+static CUresult f_CtxPopCurrent(CUcontext *c) {
+  if (!ctx_depth) return CUDA_ERROR_INVALID_CONTEXT;
+  if (c) *c = FAKE_CTX(fake_current_device);
+  fake_current_device = ctx_stack[--ctx_depth].device;
+  fake_no_context = ctx_stack[ctx_depth].none;
+  return CUDA_SUCCESS;
+}
+static CUresult f_DevicePrimaryCtxRetain(CUcontext *c, CUdevice d) {
+  if (d < 0 || d >= FAKE_DEVICES) return CUDA_ERROR_INVALID_DEVICE;
+  fake_primary_retains++;
+  *c = FAKE_CTX(d);
+  return CUDA_SUCCESS;
+}
+static CUresult f_DeviceGetCount(int *n) {
+  *n = FAKE_DEVICES;
+  return CUDA_SUCCESS;
+}
 static CUresult f_DeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
   (void)d;
   *v = a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
@@ -504,6 +545,11 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuGetProcAddress", (void *)cuGetProcAddress_v2},
       {"cuInit", (void *)f_Init},
       {"cuCtxGetDevice", (void *)f_CtxGetDevice},
+      {"cuCtxGetCurrent", (void *)f_CtxGetCurrent},
+      {"cuCtxPushCurrent", (void *)f_CtxPushCurrent},
+      {"cuCtxPopCurrent", (void *)f_CtxPopCurrent},
+      {"cuDevicePrimaryCtxRetain", (void *)f_DevicePrimaryCtxRetain},
+      {"cuDeviceGetCount", (void *)f_DeviceGetCount},
       {"cuDeviceGetAttribute", (void *)f_DeviceGetAttribute},
       {"cuCtxSynchronize", (void *)f_CtxSynchronize},
       {"cuMemAlloc", (void *)f_MemAlloc},
