@@ -159,7 +159,7 @@ if want compile; then
   rgc=$?
   r=PASS
   for o in compile_gsan compile_gsan_cache; do
-    "$FILECHECK" --implicit-check-not=GPUSanitizer --implicit-check-not=gsan: $F/compile_clean.py \
+    "$FILECHECK" --implicit-check-not=GPUSanitizer --implicit-check-not='==gsan:' $F/compile_clean.py \
       <"$WORK/$o.out" >"$WORK/$o.out.filecheck" 2>&1 || r=FAIL
   done
   [ "$rn$rnn$rg$rgc" = 0000 ] || r=FAIL
