@@ -12,7 +12,7 @@
 // CHECK: gsan: jit: cuModuleLoadData: instrumented, {{[1-9][0-9]*}} of {{[0-9]+}} memory accesses checked
 // CHECK: gsan: jit: saxpy.ptx: instrumented, {{[1-9][0-9]*}} of {{[0-9]+}} memory accesses checked
 // CHECK: loaded: y[0] = 3, y[999] = 3
-// CHECK: linked: y[0] = 5, y[999] = 5
+// CHECK: linked: y[0] = 4, y[999] = 4
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <nvrtc.h>
