@@ -23,7 +23,9 @@ static void usage(FILE *f) {
         "kernels too) to gsan's own caches, so kernels compiled without gsan are not reused.\n"
         "PyTorch: PYTORCH_NO_CUDA_MEMORY_CACHING=1 is set, so that each tensor is its own allocation\n"
         "with exact bounds; a value already in the environment is kept (=0 keeps PyTorch's caching\n"
-        "allocator in releases that read the value; bounds are then its blocks).\n",
+        "allocator in releases that read the value; bounds are then its blocks).\n"
+        "CuPy: CUPY_COMPILE_WITH_PTX=1 is set (a value already there is kept), so its kernels reach the\n"
+        "driver as PTX, which libgsan instruments at load, and CUPY_CACHE_DIR to gsan's own cache.\n",
         f);
 }
 
@@ -76,12 +78,21 @@ static void triton_env(void) {
    * kernels back unchecked */
   snprintf(cache, sizeof cache, "%.*s/inductor", (int)dir, wrapper);
   setenv("TORCHINDUCTOR_CACHE_DIR", cache, 1);
+  /* CuPy keeps what NVRTC made for it: cubins from a run without gsan
+   * would load as they are */
+  snprintf(cache, sizeof cache, "%.*s/cupy", (int)dir, wrapper);
+  setenv("CUPY_CACHE_DIR", cache, 1);
 }
 
 /* PyTorch: with its caching allocator off, each tensor is its own
  * cudaMalloc, so gsan's bounds are the tensor's (with it on, a tensor is a
  * piece of a block of 2 MiB or more). A value the user set stays. */
 static void torch_env(void) { setenv("PYTORCH_NO_CUDA_MEMORY_CACHING", "1", 0); }
+
+/* CuPy asks NVRTC for a cubin, which gsan cannot instrument; asked for PTX,
+ * it loads that through cuModuleLoadData, where libgsan instruments it
+ * (docs/jit.md). A value the user set stays. */
+static void cupy_env(void) { setenv("CUPY_COMPILE_WITH_PTX", "1", 0); }
 
 int cli_run(int argc, char **argv) {
   int i = 1;
@@ -121,6 +132,7 @@ int cli_run(int argc, char **argv) {
   if (*opts) setenv("GSAN_OPTIONS", opts, 1);
   triton_env();
   torch_env();
+  cupy_env();
   execvp(argv[i], argv + i);
   fprintf(stderr, "gsan run: cannot run '%s': %s\n", argv[i], strerror(errno));
   return 127;
