@@ -31,7 +31,7 @@ ifneq ($(DEPS_DIR),)
 DEP_INC   := -I$(DEPS_DIR)/include
 DEP_LIB   := -L$(abspath $(DEPS_DIR))/lib -Wl,-rpath,$(abspath $(DEPS_DIR))/lib
 endif
-LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_elf_dyn.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
+LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_entry.c rt_dlsym_real.c rt_dlsym_next.c rt_elf_dyn.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
              rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c rt_foreign.c)
 $(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps-build
 	@mkdir -p $(dir $@)
@@ -124,18 +124,22 @@ $(BUILD)/bin/test_unwind: src/runtime/rt_unwind.c tests/runtime/test_unwind.c $(
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -O2 -g src/runtime/rt_unwind.c tests/runtime/test_unwind.c -o $@ $(DEP_LIB) -ldl -lpthread
 
-# an interposer with versioned symbols, built with a SysV hash table for the
-# symbol lookup's test against glibc's
+# dlsym(RTLD_NEXT) through libgsan: an interposer that gsan run preloads
+# after it, and a program that runs the interposer's probe; the same library
+# with a SysV hash table for the symbol lookup's test against glibc's
 $(BUILD)/lib/next/libgsan_next_sysv.so: NEXT_HASH := -Wl,--hash-style=sysv
-$(BUILD)/lib/next/libgsan_next_sysv.so: tests/runtime/next_lib.c tests/runtime/next_lib.map
+$(BUILD)/lib/next/libgsan_next.so $(BUILD)/lib/next/libgsan_next_sysv.so: tests/runtime/next_lib.c tests/runtime/next_lib.map
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g -fPIC -shared -Wl,--version-script=tests/runtime/next_lib.map $(NEXT_HASH) \
 	  $< -o $@ -ldl
 $(BUILD)/bin/test_elf_dyn: src/runtime/rt_elf_dyn.c tests/runtime/test_elf_dyn.c $(HDR) tests/runtime/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) src/runtime/rt_elf_dyn.c tests/runtime/test_elf_dyn.c -o $@ -ldl -Wl,--no-as-needed -lm -lstdc++
+$(BUILD)/bin/test_next: tests/runtime/test_next.c $(BUILD)/lib/fake/libcuda.so.1
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl -L$(BUILD)/lib/fake -l:libcuda.so.1
 
-RT_TESTS := $(BUILD)/lib/next/libgsan_next_sysv.so $(BUILD)/bin/test_elf_dyn $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
+RT_TESTS := $(BUILD)/lib/next/libgsan_next.so $(BUILD)/lib/next/libgsan_next_sysv.so $(BUILD)/bin/test_next $(BUILD)/bin/test_elf_dyn $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
             $(BUILD)/bin/test_fatbin $(BUILD)/bin/test_foreign $(BUILD)/bin/test_unwind $(BUILD)/lib/frames/libgsan_frames1.so $(BUILD)/lib/frames/libgsan_frames2.so
 include tests/fuzz/fuzz.mk
 check: all $(BUILD)/bin/gsan-asan $(RT_TESTS) corpus

@@ -25,7 +25,10 @@ config.substitutions.append(('%python', 'python3'))
 config.substitutions.append(('%corpus', os.path.join(build, 'corpus')))  # built by make check
 config.substitutions.append(('%tools', os.path.join(os.path.dirname(__file__), 'tools')))
 config.environment['PATH'] = os.pathsep.join(['/usr/local/cuda/bin', os.environ.get('PATH', '')])
-config.environment['ASAN_OPTIONS'] = 'detect_leaks=1:abort_on_error=0'
+# verify_asan_link_order=0: a test may preload a library into gsan-asan
+# (LD_PRELOAD, which gsan run keeps after libgsan), and ASan otherwise
+# insists on being first in the list
+config.environment['ASAN_OPTIONS'] = 'detect_leaks=1:abort_on_error=0:verify_asan_link_order=0'
 config.environment['UBSAN_OPTIONS'] = 'print_stacktrace=1:halt_on_error=1'
 
 # --param libgsan=asan (tests/run.sh): gsan run preloads libgsan-asan.so, the

@@ -1,11 +1,11 @@
 /* How libgsan gets between the program and the driver (DESIGN.md §3): cudart
  * (static or shared) dlopens libcuda and dlsyms only cuGetProcAddress, then
  * fetches every entry point through it, so exporting cu* names sees nothing.
- * libgsan overrides dlsym and dlvsym; a request for cuGetProcAddress gets
- * gsan's, which hands out gsan's wrappers for the calls it hooks and the
- * driver's own functions for everything else. The real dlsym is reached
- * through libc's symbol table (rt_dlsym_real.c). Programs linked with -lcuda
- * call the driver's names directly: libgsan exports the hooked ones too. */
+ * libgsan overrides dlsym and dlvsym (rt_dlsym_entry.c) and answers the
+ * driver names it hooks here; a request for cuGetProcAddress gets gsan's,
+ * which hands out gsan's wrappers for the calls it hooks and the driver's
+ * own functions for everything else. Programs linked with -lcuda call the
+ * driver's names directly: libgsan exports the hooked ones too. */
 #include "rt_dlsym.h"
 #include "rt_elf_dyn.h"
 #include "rt_gsan.h"
@@ -78,11 +78,25 @@ static void *intercept(const char *name, void *real) {
   return real;
 }
 
-void *dlsym(void *handle, const char *name) { return intercept(name, rt_real_dlsym(handle, name)); }
-
-void *dlvsym(void *handle, const char *name, const char *version) {
-  return intercept(name, rt_real_dlvsym(handle, name, version));
+/* The names whose lookups gsan must see: what intercept can change. Called
+ * for every dlsym in the process, from other libraries' start-up too: no
+ * allocation, no string function until the name starts with "cu". */
+int rt_interpose_sees(const char *name) {
+  if (!name || name[0] != 'c' || name[1] != 'u') return 0;
+  return !strncmp(name, "cuGetProcAddress", 16) || own_symbol(name);
 }
+
+/* RTLD_NEXT is resolved for the caller, not for libgsan (rt_dlsym_next.c):
+ * an interposer after libgsan that wraps a driver call gets the driver's
+ * function (as gsan's hook), not its own */
+void *rt_interpose_dlsym(void *handle, const char *name, const void *caller) {
+  return intercept(name, handle == RTLD_NEXT ? rt_next_sym(caller, name, NULL) : rt_real_dlsym(handle, name));
+}
+
+void *rt_interpose_dlvsym(void *handle, const char *name, const char *version, const void *caller) {
+  return intercept(name, handle == RTLD_NEXT ? rt_next_sym(caller, name, version) : rt_real_dlvsym(handle, name, version));
+}
+
 /* ---- exported driver names, for programs linked with -lcuda ---- */
 
 /* Finds the driver without a dlsym from the program: such a program never

@@ -50,7 +50,7 @@ fuzz-run-%: $(FUZZ_DIR)/bin/% $(FUZZ_DIR)/seeds/stamp
 # libasan.so. The dlsym override (rt_interpose.c, rt_dlsym_real.c) runs inside
 # ASan's own start-up, which finds libc's functions through dlsym before its
 # shadow memory exists: those two files are built without ASan (UBSan stays).
-RT_ASAN_PRE := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_elf_dyn.c)
+RT_ASAN_PRE := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_entry.c rt_dlsym_real.c rt_dlsym_next.c rt_elf_dyn.c)
 $(BUILD)/asan-lib/%.o: %.c $(HDR) | deps-build
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -I$(CUDA_HOME)/include -O1 -g $(SAN) $(if $(filter $<,$(RT_ASAN_PRE)),-fno-sanitize=address) \
