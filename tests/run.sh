@@ -12,9 +12,10 @@ lit() { python3 -c "from lit.main import main; main()" -sv -j "$JOBS" --param bu
 lit "$TOP/tests" "$TOP/tests/corpus" "$TOP/tests/bugs" >"$LOG" 2>&1
 rc=$?
 # libgsan itself under ASan and UBSan (libgsan-asan.so): the interposition
-# tests again; any sanitizer report they leave fails the run
+# and RTLD_NEXT tests again, with ASan's runtime preloaded after it; any
+# sanitizer report they leave fails the run
 rm -rf "$BUILD/lit-asan/reports"
-lit --param libgsan=asan "$TOP/tests/runtime/interpose.test" >>"$LOG" 2>&1 || rc=1
+lit --param libgsan=asan "$TOP/tests/runtime/interpose.test" "$TOP/tests/runtime/rtld_next.test" >>"$LOG" 2>&1 || rc=1
 san='ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|runtime error:'
 if grep -l -E "$san" "$BUILD"/lit-asan/reports/* 2>/dev/null; then
   echo "libgsan-asan.so: the sanitizers reported errors (the files above):"

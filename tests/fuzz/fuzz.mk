@@ -46,10 +46,10 @@ fuzz: $(FUZZ_NAMES:%=fuzz-run-%)
 fuzz-run-%: $(FUZZ_DIR)/bin/% $(FUZZ_DIR)/seeds/stamp
 	@sh tests/fuzz/fuzz.sh $(BUILD) $* $(FUZZ_SECONDS) $(FUZZ_ARGS_$*) $(wildcard tests/fuzz/regress/$*)
 
-# libgsan.so under ASan and UBSan (gcc's, as gsan-asan), preloaded after
-# libasan.so. The dlsym override (rt_interpose.c, rt_dlsym_real.c) runs inside
+# libgsan.so under ASan and UBSan (gcc's, as gsan-asan), preloaded before
+# libasan.so (tests/lit.cfg.py). The dlsym override (RT_ASAN_PRE) runs inside
 # ASan's own start-up, which finds libc's functions through dlsym before its
-# shadow memory exists: those two files are built without ASan (UBSan stays).
+# shadow memory exists: those files are built without ASan (UBSan stays).
 RT_ASAN_PRE := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_entry.c rt_dlsym_real.c rt_dlsym_next.c rt_elf_dyn.c)
 $(BUILD)/asan-lib/%.o: %.c $(HDR) | deps-build
 	@mkdir -p $(dir $@)
