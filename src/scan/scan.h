@@ -68,6 +68,7 @@ typedef VEC(const sx *) sx_vec;
 struct sx {
   sx_op op;
   uint8_t w;        /* width in bits, 1..64 */
+  uint16_t depth;   /* operations on the longest path to a leaf: at most SX_MAX_DEPTH */
   uint32_t id;      /* dense, for caches */
   const sx *a, *b, *c;
   uint64_t k;       /* SX_CONST: value (masked to w); SX_VAR: variable id */
@@ -75,6 +76,12 @@ struct sx {
   const sx *chain;  /* hash bucket */
 };
 
+/* Every walk over an expression (the deciders, the cache's keys, printing)
+   recurses on its operands: an operation that would make an expression
+   deeper than this (thousands of statements each updating one variable, a
+   path condition of as many branches) gives an opaque value instead, so no
+   walk runs out of stack. */
+#define SX_MAX_DEPTH 1000
 uint64_t sx_mask(unsigned w);
 int64_t sx_sext_val(uint64_t k, unsigned w); /* k as a signed w-bit value */
 unsigned sx_count(void);                     /* ids handed out so far */
