@@ -516,3 +516,10 @@ uint64_t sx_eval(const sx *e, const uint64_t *values) {
   EV.epoch++;
   return eval_rec(e, values);
 }
+
+void sx_reset(void) {
+  memset(&H, 0, sizeof H);
+  memset(&W, 0, sizeof W);
+  memset(&vars, 0, sizeof vars);
+  memset(&EV, 0, sizeof EV);
+}

@@ -166,6 +166,7 @@ int launch_count(CXCursor kernel);
 
 /* ---- the whole unit (scan_unit.c) ---- */
 unsigned unit_frame(void); /* a fresh frame id */
+void unit_reset(void);     /* scan_reset's share */
 void unit_entered(CXCursor def); /* the interpreter runs def's body */
 void unit_analyse(scan_tu *t);
 /* the definition of a function in user code, or a null cursor */
