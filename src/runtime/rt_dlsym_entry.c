@@ -51,46 +51,48 @@ __attribute__((used, visibility("hidden"))) void *rt_dlvsym_route(const char *na
 #else
 #define RT_STUB_LANDING ""
 #endif
-#define RT_DLSYM_STUB(SYM, ROUTE, CALLER_REG)                                                    \
-  __asm__(".pushsection .text\n.globl " #SYM "\n.type " #SYM ", @function\n.p2align 4\n" #SYM ":\n" \
-          ".cfi_startproc\n" RT_STUB_LANDING                                                     \
-          "push %rdi\n.cfi_adjust_cfa_offset 8\n"                                                \
-          "push %rsi\n.cfi_adjust_cfa_offset 8\n"                                                \
-          "push %rdx\n.cfi_adjust_cfa_offset 8\n" /* the stack is 16-byte aligned again */        \
-          "mov %rsi, %rdi\n"                                                                     \
-          "call " #ROUTE "\n"                                                                    \
-          "pop %rdx\n.cfi_adjust_cfa_offset -8\n"                                                \
-          "pop %rsi\n.cfi_adjust_cfa_offset -8\n"                                                \
-          "pop %rdi\n.cfi_adjust_cfa_offset -8\n"                                                \
-          "mov (%rsp), %" #CALLER_REG "\n"                                                       \
-          "jmp *%rax\n"                                                                          \
-          ".cfi_endproc\n.size " #SYM ", .-" #SYM "\n.popsection\n")
-RT_DLSYM_STUB(dlsym, rt_dlsym_route, rdx);
-RT_DLSYM_STUB(dlvsym, rt_dlvsym_route, rcx);
+#define RT_STUB_BODY(ROUTE, CALLER_REG)                                                      \
+  "push %rdi\n.cfi_adjust_cfa_offset 8\n"                                                    \
+  "push %rsi\n.cfi_adjust_cfa_offset 8\n"                                                    \
+  "push %rdx\n.cfi_adjust_cfa_offset 8\n" /* the stack is 16-byte aligned again */            \
+  "mov %rsi, %rdi\n"                                                                         \
+  "call " #ROUTE "\n"                                                                        \
+  "pop %rdx\n.cfi_adjust_cfa_offset -8\n"                                                    \
+  "pop %rsi\n.cfi_adjust_cfa_offset -8\n"                                                    \
+  "pop %rdi\n.cfi_adjust_cfa_offset -8\n"                                                    \
+  "mov (%rsp), %" #CALLER_REG "\n"                                                           \
+  "jmp *%rax\n"
+#define RT_DLSYM_CALLER_REG rdx
+#define RT_DLVSYM_CALLER_REG rcx
 #elif defined(__aarch64__)
 #if defined(__ARM_FEATURE_BTI_DEFAULT)
 #define RT_STUB_LANDING "bti c\n"
 #else
 #define RT_STUB_LANDING ""
 #endif
-#define RT_DLSYM_STUB(SYM, ROUTE, CALLER_REG)                                                    \
-  __asm__(".pushsection .text\n.globl " #SYM "\n.type " #SYM ", %function\n.p2align 2\n" #SYM ":\n" \
-          ".cfi_startproc\n" RT_STUB_LANDING                                                     \
-          "stp x29, x30, [sp, #-48]!\n.cfi_def_cfa_offset 48\n.cfi_offset 29, -48\n.cfi_offset 30, -40\n" \
-          "mov x29, sp\n"                                                                        \
-          "stp x0, x1, [sp, #16]\n"                                                              \
-          "str x2, [sp, #32]\n"                                                                  \
-          "mov x0, x1\n"                                                                         \
-          "bl " #ROUTE "\n"                                                                      \
-          "mov x16, x0\n"                                                                        \
-          "ldp x0, x1, [sp, #16]\n"                                                              \
-          "ldr x2, [sp, #32]\n"                                                                  \
-          "ldp x29, x30, [sp], #48\n.cfi_restore 29\n.cfi_restore 30\n.cfi_def_cfa_offset 0\n"   \
-          "mov " #CALLER_REG ", x30\n"                                                           \
-          "br x16\n"                                                                             \
-          ".cfi_endproc\n.size " #SYM ", .-" #SYM "\n.popsection\n")
-RT_DLSYM_STUB(dlsym, rt_dlsym_route, x2);
-RT_DLSYM_STUB(dlvsym, rt_dlvsym_route, x3);
+#define RT_STUB_BODY(ROUTE, CALLER_REG)                                                      \
+  "stp x29, x30, [sp, #-48]!\n.cfi_def_cfa_offset 48\n.cfi_offset 29, -48\n.cfi_offset 30, -40\n" \
+  "mov x29, sp\n"                                                                            \
+  "stp x0, x1, [sp, #16]\n"                                                                  \
+  "str x2, [sp, #32]\n"                                                                      \
+  "mov x0, x1\n"                                                                             \
+  "bl " #ROUTE "\n"                                                                          \
+  "mov x16, x0\n"                                                                            \
+  "ldp x0, x1, [sp, #16]\n"                                                                  \
+  "ldr x2, [sp, #32]\n"                                                                      \
+  "ldp x29, x30, [sp], #48\n.cfi_restore 29\n.cfi_restore 30\n.cfi_def_cfa_offset 0\n"       \
+  "mov " #CALLER_REG ", x30\n"                                                               \
+  "br x16\n"
+#define RT_DLSYM_CALLER_REG x2
+#define RT_DLVSYM_CALLER_REG x3
 #else
 #error "libgsan: dlsym's entry stub is written for x86-64 and AArch64 only (rt_dlsym_entry.c)"
 #endif
+#define RT_DLSYM_STUB(SYM, ROUTE, CALLER_REG)                                                \
+  __asm__(".pushsection .text\n.globl " #SYM "\n.type " #SYM ", %function\n.p2align 4\n" #SYM \
+          ":\n.cfi_startproc\n" RT_STUB_LANDING RT_STUB_BODY(ROUTE, CALLER_REG)                \
+          ".cfi_endproc\n.size " #SYM ", .-" #SYM "\n.popsection\n")
+/* the register names go through one more macro, to be expanded before # */
+#define RT_DLSYM_STUB_FOR(SYM, ROUTE, CALLER_REG) RT_DLSYM_STUB(SYM, ROUTE, CALLER_REG)
+RT_DLSYM_STUB_FOR(dlsym, rt_dlsym_route, RT_DLSYM_CALLER_REG);
+RT_DLSYM_STUB_FOR(dlvsym, rt_dlvsym_route, RT_DLVSYM_CALLER_REG);
