@@ -31,7 +31,7 @@ ifneq ($(DEPS_DIR),)
 DEP_INC   := -I$(DEPS_DIR)/include
 DEP_LIB   := -L$(abspath $(DEPS_DIR))/lib -Wl,-rpath,$(abspath $(DEPS_DIR))/lib
 endif
-LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_entry.c rt_dlsym_real.c rt_dlsym_next.c rt_elf_dyn.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
+LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
              rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c rt_foreign.c)
 $(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps-build
 	@mkdir -p $(dir $@)
@@ -41,6 +41,12 @@ $(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps-build
 # gsan answers to this name as `gsan nvcc` (for CMAKE_CUDA_COMPILER)
 $(BUILD)/bin/gsan-nvcc: $(BUILD)/bin/gsan
 	ln -sf gsan $@
+
+# libgsan's dlsym and dlvsym besides rt_interpose.c and rt_dlsym_real.c: the
+# entry stubs, RTLD_NEXT for the names gsan hooks, symbols read in memory
+DLSYM_SRC := $(addprefix src/runtime/,rt_dlsym_entry.c rt_dlsym_next.c rt_elf_dyn.c)
+LIB_SRC += $(DLSYM_SRC)
+$(BUILD)/lib/libgsan.so: $(DLSYM_SRC)
 
 $(BUILD)/obj/%.o: %.c $(HDR)
 	@mkdir -p $(dir $@)
@@ -112,18 +118,6 @@ $(BUILD)/bin/test_lcuda: tests/runtime/test_lcuda.c $(BUILD)/lib/fake/libcuda.so
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -L$(BUILD)/lib/fake -l:libcuda.so.1
 
-# host stack capture against glibc's backtrace(), through a library built
-# twice with frames of two sizes; optimised as libgsan is, and without
-# AddressSanitizer, whose backtrace() interceptor adds a frame of its own
-$(BUILD)/lib/frames/libgsan_frames1.so: FRAME_BYTES := 16
-$(BUILD)/lib/frames/libgsan_frames2.so: FRAME_BYTES := 100
-$(BUILD)/lib/frames/libgsan_frames%.so: tests/runtime/unwind_lib.c
-	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O2 -g -fPIC -shared -DFRAME_BYTES=$(FRAME_BYTES) $< -o $@
-$(BUILD)/bin/test_unwind: src/runtime/rt_unwind.c tests/runtime/test_unwind.c $(HDR) tests/runtime/check.h | deps-build
-	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -O2 -g src/runtime/rt_unwind.c tests/runtime/test_unwind.c -o $@ $(DEP_LIB) -ldl -lpthread
-
 # dlsym(RTLD_NEXT) through libgsan: an interposer that gsan run preloads
 # after it, and a program that runs the interposer's probe; the same library
 # with a SysV hash table for the symbol lookup's test against glibc's
@@ -138,8 +132,21 @@ $(BUILD)/bin/test_elf_dyn: src/runtime/rt_elf_dyn.c tests/runtime/test_elf_dyn.c
 $(BUILD)/bin/test_next: tests/runtime/test_next.c $(BUILD)/lib/fake/libcuda.so.1
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl -L$(BUILD)/lib/fake -l:libcuda.so.1
+check: $(BUILD)/lib/next/libgsan_next.so $(BUILD)/lib/next/libgsan_next_sysv.so $(BUILD)/bin/test_next $(BUILD)/bin/test_elf_dyn
 
-RT_TESTS := $(BUILD)/lib/next/libgsan_next.so $(BUILD)/lib/next/libgsan_next_sysv.so $(BUILD)/bin/test_next $(BUILD)/bin/test_elf_dyn $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
+# host stack capture against glibc's backtrace(), through a library built
+# twice with frames of two sizes; optimised as libgsan is, and without
+# AddressSanitizer, whose backtrace() interceptor adds a frame of its own
+$(BUILD)/lib/frames/libgsan_frames1.so: FRAME_BYTES := 16
+$(BUILD)/lib/frames/libgsan_frames2.so: FRAME_BYTES := 100
+$(BUILD)/lib/frames/libgsan_frames%.so: tests/runtime/unwind_lib.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O2 -g -fPIC -shared -DFRAME_BYTES=$(FRAME_BYTES) $< -o $@
+$(BUILD)/bin/test_unwind: src/runtime/rt_unwind.c tests/runtime/test_unwind.c $(HDR) tests/runtime/check.h | deps-build
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -O2 -g src/runtime/rt_unwind.c tests/runtime/test_unwind.c -o $@ $(DEP_LIB) -ldl -lpthread
+
+RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
             $(BUILD)/bin/test_fatbin $(BUILD)/bin/test_foreign $(BUILD)/bin/test_unwind $(BUILD)/lib/frames/libgsan_frames1.so $(BUILD)/lib/frames/libgsan_frames2.so
 include tests/fuzz/fuzz.mk
 check: all $(BUILD)/bin/gsan-asan $(RT_TESTS) corpus
