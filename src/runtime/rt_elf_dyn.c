@@ -129,7 +129,8 @@ static void search(const rt_dynobj *o, match *m) {
     const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)(gh + 4) + bloom_words);
     const uint32_t *chain = buckets + nbuckets;
     uint32_t h = gnu_hash(m->name);
-    for (uint32_t i = buckets[h % nbuckets]; i >= symoffset; i++) {
+    /* an empty bucket holds 0 */
+    for (uint32_t i = buckets[h % nbuckets]; i && i >= symoffset; i++) {
       uint32_t h2 = chain[i - symoffset];
       if ((h | 1) == (h2 | 1) && check(o, i, m)) return;
       if (h2 & 1) return;
