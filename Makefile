@@ -52,6 +52,12 @@ $(BUILD)/lib/libgsan.so: $(JIT_SRC) src/runtime/libgsan.map
 $(BUILD)/bin/gsan-nvcc: $(BUILD)/bin/gsan
 	ln -sf gsan $@
 
+# libgsan's dlsym and dlvsym besides rt_interpose.c and rt_dlsym_real.c: the
+# entry stubs, RTLD_NEXT for the names gsan hooks, symbols read in memory
+DLSYM_SRC := $(addprefix src/runtime/,rt_dlsym_entry.c rt_dlsym_next.c rt_elf_dyn.c)
+LIB_SRC += $(DLSYM_SRC)
+$(BUILD)/lib/libgsan.so: $(DLSYM_SRC)
+
 $(BUILD)/obj/%.o: %.c $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -126,6 +132,22 @@ $(BUILD)/bin/test_jit: tests/runtime/test_jit.c
 $(BUILD)/bin/test_lcuda: tests/runtime/test_lcuda.c $(BUILD)/lib/fake/libcuda.so.1
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -L$(BUILD)/lib/fake -l:libcuda.so.1
+
+# dlsym(RTLD_NEXT) through libgsan: an interposer that gsan run preloads
+# after it, and a program that runs the interposer's probe; the same library
+# with a SysV hash table for the symbol lookup's test against glibc's
+$(BUILD)/lib/next/libgsan_next_sysv.so: NEXT_HASH := -Wl,--hash-style=sysv
+$(BUILD)/lib/next/libgsan_next.so $(BUILD)/lib/next/libgsan_next_sysv.so: tests/runtime/next_lib.c tests/runtime/next_lib.map
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g -fPIC -shared -Wl,--version-script=tests/runtime/next_lib.map $(NEXT_HASH) \
+	  $< -o $@ -ldl
+$(BUILD)/bin/test_elf_dyn: src/runtime/rt_elf_dyn.c tests/runtime/test_elf_dyn.c $(HDR) tests/runtime/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) src/runtime/rt_elf_dyn.c tests/runtime/test_elf_dyn.c -o $@ -ldl -Wl,--no-as-needed -lm -lstdc++
+$(BUILD)/bin/test_next: tests/runtime/test_next.c $(BUILD)/lib/fake/libcuda.so.1
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl -L$(BUILD)/lib/fake -l:libcuda.so.1
+check: $(BUILD)/lib/next/libgsan_next.so $(BUILD)/lib/next/libgsan_next_sysv.so $(BUILD)/bin/test_next $(BUILD)/bin/test_elf_dyn
 
 # host stack capture against glibc's backtrace(), through a library built
 # twice with frames of two sizes; optimised as libgsan is, and without

@@ -25,18 +25,24 @@ config.substitutions.append(('%python', 'python3'))
 config.substitutions.append(('%corpus', os.path.join(build, 'corpus')))  # built by make check
 config.substitutions.append(('%tools', os.path.join(os.path.dirname(__file__), 'tools')))
 config.environment['PATH'] = os.pathsep.join(['/usr/local/cuda/bin', os.environ.get('PATH', '')])
-config.environment['ASAN_OPTIONS'] = 'detect_leaks=1:abort_on_error=0'
+# verify_asan_link_order=0: a test may preload a library into gsan-asan
+# (LD_PRELOAD, which gsan run keeps after libgsan), and ASan otherwise
+# insists on being first in the list; libgsan-asan.so comes before
+# libasan.so (below)
+config.environment['ASAN_OPTIONS'] = 'detect_leaks=1:abort_on_error=0:verify_asan_link_order=0'
 config.environment['UBSAN_OPTIONS'] = 'print_stacktrace=1:halt_on_error=1'
 
 # --param libgsan=asan (tests/run.sh): gsan run preloads libgsan-asan.so, the
-# runtime under ASan and UBSan, after ASan's runtime (GSAN_LIB lists both: the
-# programs are not instrumented, so libasan.so must come first). The
-# sanitizers write their reports to lit-asan/reports/, where tests/run.sh
-# looks for errors.
+# runtime under ASan and UBSan, and then ASan's runtime (GSAN_LIB lists both:
+# the programs are not instrumented), as it does for a user whose
+# LD_PRELOAD has libasan.so: ASan finds each function it intercepts with
+# dlsym(RTLD_NEXT), which is libgsan's, from after libgsan. The sanitizers
+# write their reports to lit-asan/reports/, where tests/run.sh looks for
+# errors.
 if lit_config.params.get('libgsan') == 'asan':
     import subprocess
     libasan = subprocess.check_output([os.environ.get('CC', 'cc'), '-print-file-name=libasan.so'], text=True).strip()
-    libs = '%s:%s' % (libasan, os.path.join(build, 'lib', 'libgsan-asan.so'))
+    libs = '%s:%s' % (os.path.join(build, 'lib', 'libgsan-asan.so'), libasan)
     config.test_exec_root = os.path.join(build, 'lit-asan')
     reports = os.path.join(config.test_exec_root, 'reports')
     config.substitutions = [(k, 'env GSAN_LIB=%s %s' % (libs, v)) if k == '%gsan' else (k, v) for k, v in config.substitutions]

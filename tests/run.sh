@@ -17,6 +17,9 @@ rc=$?
 rm -rf "$BUILD/lit-asan/reports"
 lit --param libgsan=asan "$TOP/tests/runtime/interpose.test" "$TOP/tests/runtime/jit.test" >>"$LOG" 2>&1 || rc=1
 san='ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|runtime error:'
+# and dlsym(RTLD_NEXT) through it, from the interposers preloaded after it
+# (tests/lit.cfg.py puts ASan's runtime there too)
+lit --param libgsan=asan "$TOP/tests/runtime/rtld_next.test" >>"$LOG" 2>&1 || rc=1
 if grep -l -E "$san" "$BUILD"/lit-asan/reports/* 2>/dev/null; then
   echo "libgsan-asan.so: the sanitizers reported errors (the files above):"
   grep -h -A30 -E "$san" "$BUILD"/lit-asan/reports/* | head -80

@@ -1,19 +1,17 @@
 /* How libgsan gets between the program and the driver (DESIGN.md §3): cudart
  * (static or shared) dlopens libcuda and dlsyms only cuGetProcAddress, then
  * fetches every entry point through it, so exporting cu* names sees nothing.
- * libgsan overrides dlsym and dlvsym; a request for cuGetProcAddress gets
- * gsan's, which hands out gsan's wrappers for the calls it hooks and the
- * driver's own functions for everything else. The real dlsym is reached
- * through libc's symbol table (rt_dlsym_real.c). Programs linked with -lcuda
- * call the driver's names directly: libgsan exports the hooked ones too. */
+ * libgsan overrides dlsym and dlvsym (rt_dlsym_entry.c) and answers the
+ * driver names it hooks here; a request for cuGetProcAddress gets gsan's,
+ * which hands out gsan's wrappers for the calls it hooks and the driver's
+ * own functions for everything else. Programs linked with -lcuda call the
+ * driver's names directly: libgsan exports the hooked ones too. */
+#include "rt_dlsym.h"
+#include "rt_elf_dyn.h"
 #include "rt_gsan.h"
 
 #include <dlfcn.h>
 #include <string.h>
-
-/* rt_dlsym_real.c */
-void *rt_real_dlsym(void *handle, const char *name);
-void *rt_real_dlvsym(void *handle, const char *name, const char *version);
 
 typedef CUresult (*get_proc_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
 static get_proc_fn real_get_proc;
@@ -35,6 +33,20 @@ static CUresult gsan_cuGetProcAddress(const char *symbol, void **pfn, int versio
 
 static void ensure_driver(void);
 
+/* libgsan's own dynamic symbols: the driver names it exports */
+static rt_dynobj self;
+static int self_found;
+static pthread_once_t self_once = PTHREAD_ONCE_INIT;
+
+static void find_self(void) { self_found = rt_dynobj_at((const void *)find_self, &self) == 0; }
+
+/* libgsan's export of name, or NULL */
+static void *own_symbol(const char *name) {
+  pthread_once(&self_once, find_self);
+  const ElfW(Sym) *s = self_found ? rt_dynobj_find(&self, name, NULL) : NULL;
+  return s ? rt_dynobj_addr(&self, s) : NULL;
+}
+
 /* A driver entry point that a program dlsyms from libcuda by its symbol name,
  * not through cuGetProcAddress (PyTorch and Triton do, for some): libgsan
  * exports the hooked ones under the same names (below), so it hands out its
@@ -42,13 +54,7 @@ static void ensure_driver(void);
 static void *own_export(const char *name, void *real) {
   Dl_info d;
   if (strncmp(name, "cu", 2) || !dladdr(real, &d) || !d.dli_fname || !strstr(d.dli_fname, "libcuda.so")) return real;
-  static void *self;
-  if (!self) {
-    Dl_info me;
-    if (dladdr((void *)own_export, &me) && me.dli_fname) self = dlopen(me.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-    if (!self) return real;
-  }
-  void *mine = rt_real_dlsym(self, name);
+  void *mine = own_symbol(name);
   if (!mine || mine == real) return real;
   ensure_driver();
   return real_get_proc ? mine : real; /* gsan's export needs the driver found */
@@ -72,10 +78,23 @@ static void *intercept(const char *name, void *real) {
   return real;
 }
 
-void *dlsym(void *handle, const char *name) { return intercept(name, rt_real_dlsym(handle, name)); }
+/* The names whose lookups gsan must see: what intercept can change. Called
+ * for every dlsym in the process, from other libraries' start-up too: no
+ * allocation, no string function until the name starts with "cu". */
+int rt_interpose_sees(const char *name) {
+  if (!name || name[0] != 'c' || name[1] != 'u') return 0;
+  return !strncmp(name, "cuGetProcAddress", 16) || own_symbol(name);
+}
 
-void *dlvsym(void *handle, const char *name, const char *version) {
-  return intercept(name, rt_real_dlvsym(handle, name, version));
+/* RTLD_NEXT is resolved for the caller, not for libgsan (rt_dlsym_next.c):
+ * an interposer after libgsan that wraps a driver call gets the driver's
+ * function (as gsan's hook), not its own */
+void *rt_interpose_dlsym(void *handle, const char *name, const void *caller) {
+  return intercept(name, handle == RTLD_NEXT ? rt_next_sym(caller, name, NULL) : rt_real_dlsym(handle, name));
+}
+
+void *rt_interpose_dlvsym(void *handle, const char *name, const char *version, const void *caller) {
+  return intercept(name, handle == RTLD_NEXT ? rt_next_sym(caller, name, version) : rt_real_dlvsym(handle, name, version));
 }
 
 /* ---- exported driver names, for programs linked with -lcuda ---- */

@@ -23,6 +23,17 @@ char *scan_strndup(const char *s, size_t n);
 char *scan_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *scan_vfmt(const char *fmt, va_list ap);
 const char *scan_intern(const char *s); /* equal strings, one pointer */
+/* scan_reset.c: forget every analysis so far (findings, variables,
+   expressions, cached answers, interned strings) and free all that
+   scan_alloc handed out, so the next starts as the first did */
+void scan_reset(void);
+/* each part's share of it */
+void scan_alloc_reset(void);
+void scan_intern_reset(void);
+void sx_reset(void);
+void model_reset(void); /* empties M and makes its max_alloc again */
+void diag_reset(void);
+void check_reset(void);
 
 /* a growable array of T: VEC(T) v = {0}; VEC_PUSH(v, x); v.v[i], v.n */
 #define VEC(T) struct { T *v; size_t n, cap; }
@@ -68,6 +79,7 @@ typedef VEC(const sx *) sx_vec;
 struct sx {
   sx_op op;
   uint8_t w;        /* width in bits, 1..64 */
+  uint16_t depth;   /* operations on the longest path to a leaf: at most SX_MAX_DEPTH */
   uint32_t id;      /* dense, for caches */
   const sx *a, *b, *c;
   uint64_t k;       /* SX_CONST: value (masked to w); SX_VAR: variable id */
@@ -75,6 +87,12 @@ struct sx {
   const sx *chain;  /* hash bucket */
 };
 
+/* Every walk over an expression (the deciders, the cache's keys, printing)
+   recurses on its operands: an operation that would make an expression
+   deeper than this (thousands of statements each updating one variable, a
+   path condition of as many branches) gives an opaque value instead, so no
+   walk runs out of stack. */
+#define SX_MAX_DEPTH 1000
 uint64_t sx_mask(unsigned w);
 int64_t sx_sext_val(uint64_t k, unsigned w); /* k as a signed w-bit value */
 unsigned sx_count(void);                     /* ids handed out so far */
@@ -262,5 +280,7 @@ void diag_print_text(FILE *out, unsigned accesses);
 void diag_print_sarif(FILE *out, const char *const *files, int nfiles);
 void diag_summary(FILE *out, unsigned accesses);
 const char *diag_source_line(const char *file, unsigned line);
+/* file's text as given, for a file parsed from memory (not read from disk) */
+void diag_source_text(const char *file, const char *text, size_t n);
 
 #endif

@@ -146,3 +146,5 @@ qres cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, 
   C.n++;
   return res;
 }
+
+void cache_reset(void) { memset(&C, 0, sizeof C); }

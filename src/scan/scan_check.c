@@ -515,3 +515,9 @@ unsigned check_all(void) {
   for (size_t i = 0; i < M.uses.n; i++) check_use(&M.uses.v[i]);
   return (unsigned)(sites.n - before);
 }
+
+void check_reset(void) {
+  memset(&Q, 0, sizeof Q);
+  memset(&S, 0, sizeof S);
+  memset(&sites, 0, sizeof sites);
+}

@@ -69,26 +69,36 @@ typedef struct {
 
 static VEC(src_file) files;
 
+/* file's text (NULL: it could not be read), split into lines */
+static src_file *add_source(const char *file, const char *text, size_t n) {
+  src_file sf = {file, NULL, {0}};
+  if (text) {
+    sf.text = scan_strndup(text, n);
+    VEC_PUSH(sf.starts, 0);
+    for (size_t i = 0; i < n; i++)
+      if (text[i] == '\n') VEC_PUSH(sf.starts, i + 1);
+  }
+  VEC_PUSH(files, sf);
+  return &files.v[files.n - 1];
+}
+
+/* the last entry for a file is the one read */
+void diag_source_text(const char *file, const char *text, size_t n) { add_source(file, text, n); }
+
 const char *diag_source_line(const char *file, unsigned line) {
   src_file *sf = NULL;
-  for (size_t i = 0; i < files.n; i++)
+  for (size_t i = files.n; i-- > 0 && !sf;)
     if (files.v[i].file == file) sf = &files.v[i];
   if (!sf) {
-    src_file n = {file, NULL, {0}};
+    scan_buf b = {0};
     FILE *fp = fopen(file, "rb");
     if (fp) {
-      scan_buf b = {0};
       char chunk[65536];
       size_t k;
       while ((k = fread(chunk, 1, sizeof chunk, fp)) > 0) buf_addn(&b, chunk, k);
       fclose(fp);
-      n.text = b.s ? b.s : scan_strdup("");
-      VEC_PUSH(n.starts, 0);
-      for (size_t i = 0; i < b.n; i++)
-        if (b.s[i] == '\n') VEC_PUSH(n.starts, i + 1);
     }
-    VEC_PUSH(files, n);
-    sf = &files.v[files.n - 1];
+    sf = add_source(file, fp ? (b.s ? b.s : "") : NULL, b.n);
   }
   if (!sf->text || !line || line > sf->starts.n) return NULL;
   const char *s = sf->text + sf->starts.v[line - 1];
@@ -128,4 +138,9 @@ void diag_print_text(FILE *out, unsigned accesses) {
     if (f->witness) diag_emit(out, (scan_loc){0}, "note", scan_fmt("witness: %s", f->witness));
   }
   diag_summary(out, accesses);
+}
+
+void diag_reset(void) {
+  memset(&F, 0, sizeof F);
+  memset(&files, 0, sizeof files);
 }

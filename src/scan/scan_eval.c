@@ -379,7 +379,17 @@ static lval global_var(interp *I, CXCursor d, CXType t) {
   return l;
 }
 
+static lval ev_lv_node(interp *I, CXCursor e);
+
 lval ev_lv(interp *I, CXCursor e) {
+  const char *deep = nest_enter(I, e);
+  if (deep) return lv_none(deep, ty(e));
+  lval l = ev_lv_node(I, e);
+  nest_leave();
+  return l;
+}
+
+static lval ev_lv_node(interp *I, CXCursor e) {
   CXType t = ty(e);
   CXCursor *k;
   int n = cur_children(e, &k);
@@ -872,7 +882,17 @@ static val ev_cast(interp *I, CXCursor e, CXCursor operand) {
   return v_conv(v, ty(operand), ty(e), cur_loc(e));
 }
 
+static val ev_node(interp *I, CXCursor e);
+
 val ev(interp *I, CXCursor e) {
+  const char *deep = nest_enter(I, e);
+  if (deep) return v_opaque(ty(e), cur_loc(e), deep);
+  val v = ev_node(I, e);
+  nest_leave();
+  return v;
+}
+
+static val ev_node(interp *I, CXCursor e) {
   CXType t = ty(e);
   CXCursor *k;
   int n = cur_children(e, &k);

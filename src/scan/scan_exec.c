@@ -681,8 +681,34 @@ static void record_unmodelled(interp *I, CXCursor s, const char *why) {
   VEC_PUSH(M.accesses, a);
 }
 
+/* ---- nesting ---- */
+static unsigned nest;
+
+const char *nest_enter(interp *I, CXCursor at) {
+  if (nest < INTERP_MAX_NEST) {
+    nest++;
+    return NULL;
+  }
+  const char *why = scan_fmt("the code at line %u is nested more than %d levels deep (statements, expressions and calls "
+                             "together), past what the model follows",
+                             cur_loc(at).line, INTERP_MAX_NEST);
+  record_unmodelled(I, at, why);
+  for (frame *f = I->fr; f; f = f->up)
+    if (!f->why) f->why = why;
+  return why;
+}
+
+void nest_leave(void) { nest--; }
+
+static void exec_stmt(interp *I, CXCursor s);
+
 void exec(interp *I, CXCursor s) {
-  if (sx_is_false(I->reach)) return;
+  if (sx_is_false(I->reach) || nest_enter(I, s)) return;
+  exec_stmt(I, s);
+  nest_leave();
+}
+
+static void exec_stmt(interp *I, CXCursor s) {
   CXCursor *k;
   int n = cur_children(s, &k);
   switch (kind(s)) {

@@ -33,7 +33,17 @@ static uint32_t node_hash(sx_op op, unsigned w, const sx *a, const sx *b, const 
   return (uint32_t)(h ^ (h >> 32));
 }
 
+static unsigned depth_of(const sx *e) { return e ? e->depth : 0; }
+
 static const sx *mk(sx_op op, unsigned w, const sx *a, const sx *b, const sx *c, uint64_t k) {
+  unsigned depth = 0;
+  if (a) {
+    depth = depth_of(a) > depth_of(b) ? depth_of(a) : depth_of(b);
+    depth = 1 + (depth > depth_of(c) ? depth : depth_of(c));
+    if (depth > SX_MAX_DEPTH)
+      return scan_opaque(w, false, (scan_loc){NULL, 0, 0},
+                         scan_fmt("an expression more than %d operations deep, past what the model follows", SX_MAX_DEPTH));
+  }
   if (2 * (H.n + 1) > H.cap) {
     size_t ncap = H.cap ? 2 * H.cap : 4096;
     const sx **nb = scan_alloc(ncap * sizeof *nb);
@@ -57,6 +67,7 @@ static const sx *mk(sx_op op, unsigned w, const sx *a, const sx *b, const sx *c,
   e->b = b;
   e->c = c;
   e->k = k;
+  e->depth = (uint16_t)depth;
   e->hash = h;
   e->id = H.next_id++;
   e->chain = H.bucket[h & (H.cap - 1)];
@@ -504,4 +515,11 @@ uint64_t sx_eval(const sx *e, const uint64_t *values) {
   }
   EV.epoch++;
   return eval_rec(e, values);
+}
+
+void sx_reset(void) {
+  memset(&H, 0, sizeof H);
+  memset(&W, 0, sizeof W);
+  memset(&vars, 0, sizeof vars);
+  memset(&EV, 0, sizeof EV);
 }

@@ -36,8 +36,9 @@ static unsigned parse_errors(CXTranslationUnit tu, bool print) {
   return errors;
 }
 
-static CXTranslationUnit parse_with(CXIndex idx, const char *file, const char *const *flags, int nflags,
-                                    const scan_front_opts *o, bool own, enum CXErrorCode *ec) {
+/* text: the file's contents when they are not read from disk (NULL: read it) */
+static CXTranslationUnit parse_with(CXIndex idx, const char *file, struct CXUnsavedFile *text, const char *const *flags,
+                                    int nflags, const scan_front_opts *o, bool own, enum CXErrorCode *ec) {
   VEC(const char *) args = {0};
   VEC_PUSH(args, "-x");
   VEC_PUSH(args, "cuda");
@@ -56,26 +57,20 @@ static CXTranslationUnit parse_with(CXIndex idx, const char *file, const char *c
   }
   for (int i = 0; i < nflags; i++) VEC_PUSH(args, flags[i]);
   CXTranslationUnit tu = NULL;
-  *ec = clang_parseTranslationUnit2(idx, file, args.v, (int)args.n, NULL, 0,
+  *ec = clang_parseTranslationUnit2(idx, file, args.v, (int)args.n, text, text ? 1 : 0,
                                     CXTranslationUnit_KeepGoing, &tu);
   return tu;
 }
 
-int front_parse(const scan_front_opts *o, const char *file, const char *const *flags, int nflags, scan_tu *out) {
-  memset(out, 0, sizeof *out);
-  FILE *f = fopen(file, "r");
-  if (!f) {
-    fprintf(stderr, "gsan scan: cannot open '%s': %s\n", file, strerror(errno));
-    return 2;
-  }
-  fclose(f);
+static int parse(const scan_front_opts *o, const char *file, struct CXUnsavedFile *text, const char *const *flags, int nflags,
+                 scan_tu *out) {
   out->index = clang_createIndex(0, 0);
   out->file = scan_intern(file);
   bool real = !o->no_cuda_headers && has_cuda_headers(o->cuda_path);
   enum CXErrorCode ec = CXError_Success;
   CXTranslationUnit tu = NULL;
   if (real) {
-    tu = parse_with(out->index, file, flags, nflags, o, false, &ec);
+    tu = parse_with(out->index, file, text, flags, nflags, o, false, &ec);
     if (tu && !ec && !parse_errors(tu, false)) {
       out->tu = front_tu = tu;
       if (O.verbose) fprintf(stderr, "gsan scan: %s: parsed with the CUDA headers of %s\n", file, o->cuda_path);
@@ -83,7 +78,7 @@ int front_parse(const scan_front_opts *o, const char *file, const char *const *f
     }
   }
   /* gsan's declarations: where the toolkit is missing or its headers fail */
-  CXTranslationUnit own = parse_with(out->index, file, flags, nflags, o, true, &ec);
+  CXTranslationUnit own = parse_with(out->index, file, text, flags, nflags, o, true, &ec);
   if (own && !ec && !parse_errors(own, false)) {
     if (tu) clang_disposeTranslationUnit(tu);
     out->tu = front_tu = own;
@@ -107,6 +102,25 @@ int front_parse(const scan_front_opts *o, const char *file, const char *const *f
   if (own) clang_disposeTranslationUnit(own);
   clang_disposeIndex(out->index);
   return 2;
+}
+
+int front_parse(const scan_front_opts *o, const char *file, const char *const *flags, int nflags, scan_tu *out) {
+  memset(out, 0, sizeof *out);
+  FILE *f = fopen(file, "r");
+  if (!f) {
+    fprintf(stderr, "gsan scan: cannot open '%s': %s\n", file, strerror(errno));
+    return 2;
+  }
+  fclose(f);
+  return parse(o, file, NULL, flags, nflags, out);
+}
+
+int front_parse_text(const scan_front_opts *o, const char *name, const char *text, size_t len,
+                     const char *const *flags, int nflags, scan_tu *out) {
+  memset(out, 0, sizeof *out);
+  struct CXUnsavedFile unsaved = {name, text, len};
+  diag_source_text(scan_intern(name), text, len);
+  return parse(o, name, &unsaved, flags, nflags, out);
 }
 
 void front_dispose(scan_tu *t) {

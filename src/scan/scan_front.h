@@ -25,6 +25,10 @@ typedef struct {
 /* parses FILE with FLAGS (-I, -D, ...); 0 on success, 2 after printing the
    errors (file:line:col: error: ...) */
 int front_parse(const scan_front_opts *o, const char *file, const char *const *flags, int nflags, scan_tu *out);
+/* the same for a file held in memory: NAME is what locations and the report
+   call it; nothing is read from disk but the headers it includes */
+int front_parse_text(const scan_front_opts *o, const char *name, const char *text, size_t len,
+                     const char *const *flags, int nflags, scan_tu *out);
 void front_dispose(scan_tu *t);
 
 /* compile_commands.json in DIR: the parser flags recorded for FILE (-I, -D,

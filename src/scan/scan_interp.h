@@ -108,6 +108,18 @@ val rec_get(val r, const char *field);
 val rec_set(val r, const char *field, val v);
 val rec_from_type(CXType t, val (*field)(CXType ft, const char *name, void *arg), void *arg);
 
+/* Expressions, statements and the calls the interpreter follows are
+   interpreted recursively: past INTERP_MAX_NEST levels of them together
+   (scan_exec.c) a program would run gsan scan out of stack. There
+   nest_enter returns why: the construct is not interpreted (an expression
+   is an opaque value), an access of unknown extent is recorded at it, and
+   every later access of the functions being interpreted is reported
+   unknown, as for a function that uses goto. Otherwise it returns NULL and
+   nest_leave follows. */
+#define INTERP_MAX_NEST 400
+const char *nest_enter(interp *I, CXCursor at);
+void nest_leave(void);
+
 val ev(interp *I, CXCursor e);
 lval ev_lv(interp *I, CXCursor e);
 val lv_load(interp *I, const lval *lv, CXCursor at);
@@ -154,6 +166,7 @@ int launch_count(CXCursor kernel);
 
 /* ---- the whole unit (scan_unit.c) ---- */
 unsigned unit_frame(void); /* a fresh frame id */
+void unit_reset(void);     /* scan_reset's share */
 void unit_entered(CXCursor def); /* the interpreter runs def's body */
 void unit_analyse(scan_tu *t);
 /* the definition of a function in user code, or a null cursor */

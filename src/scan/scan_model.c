@@ -38,3 +38,8 @@ const sx *model_allocated(int id) {
   default: return sx_true();
   }
 }
+
+void model_reset(void) {
+  memset(&M, 0, sizeof M);
+  M.max_alloc = sx_const(64, O.max_alloc);
+}

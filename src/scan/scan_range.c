@@ -389,3 +389,5 @@ bool range_safe(range_ctx *r, const scan_query *q) {
   if (off.lo > off.hi || size.lo > size.hi) return true; /* the conjuncts contradict each other */
   return off.lo >= 0 && off.hi + w.hi <= size.lo;
 }
+
+void range_reset(void) { memset(&N, 0, sizeof N); }

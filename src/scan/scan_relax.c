@@ -286,3 +286,5 @@ qres relax_check(range_ctx *r, const scan_query *q, uint64_t rlimit) {
   z3_end();
   return res == Z3_L_FALSE ? Q_UNSAT : Q_UNKNOWN;
 }
+
+void relax_reset(void) { memset(&X, 0, sizeof X); }

@@ -54,6 +54,11 @@ void z3_release(Z3_solver s);
    (scan_cache.c); values as decide gives them */
 qres cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, uint64_t *));
 unsigned cache_hits(void);
+/* scan_reset's share of each decider's tables */
+void cache_reset(void);
+void range_reset(void);
+void relax_reset(void);
+void z3_reset(void);
 
 /* an expression's value under an assignment (semantics as the solver's) */
 uint64_t sx_eval(const sx *e, const uint64_t *values);

@@ -179,3 +179,8 @@ void unit_analyse(scan_tu *t) {
     }
   }
 }
+
+void unit_reset(void) {
+  next_frame = 1;
+  memset(&entered, 0, sizeof entered);
+}

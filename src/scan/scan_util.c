@@ -37,6 +37,15 @@ void *scan_alloc(size_t n) {
   return r;
 }
 
+void scan_alloc_reset(void) {
+  for (void **c = arena.chain; c;) {
+    void **next = c[0];
+    free(c);
+    c = next;
+  }
+  memset(&arena, 0, sizeof arena);
+}
+
 char *scan_strndup(const char *s, size_t n) {
   char *r = scan_alloc(n + 1);
   memcpy(r, s, n);
@@ -73,6 +82,8 @@ static uint32_t str_hash(const char *s) {
   for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
   return h;
 }
+
+void scan_intern_reset(void) { memset(&strs, 0, sizeof strs); }
 
 const char *scan_intern(const char *s) {
   if (!s) return NULL;

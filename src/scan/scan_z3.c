@@ -217,3 +217,10 @@ qres z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values) {
   z3_end();
   return res;
 }
+
+void z3_reset(void) {
+  cache = NULL;
+  cache_gen = NULL;
+  ncache = 0;
+  gen = 1;
+}
