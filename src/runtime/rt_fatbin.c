@@ -95,6 +95,12 @@ unsigned char *rt_fatbin_payload(const rt_fatbin_entry *e, size_t *len, const ch
     *why = "compressed with a method gsan does not know (not a zstd frame)";
     return NULL;
   }
+  /* a frame holds at most 128 KiB per 4 bytes (an RLE block): a claim past
+   * that is a lie, which must not cost its size in memory before zstd says so */
+  if (plain > (unsigned long long)frame * 32768 + (1u << 17)) {
+    *why = "zstd data is corrupt (claims more than its frame can hold)";
+    return NULL;
+  }
   out = malloc((size_t)plain + 1);
   if (!out) { *why = "out of memory"; return NULL; }
   size_t got = ZSTD_decompress(out, (size_t)plain, e->payload, frame);
