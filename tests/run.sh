@@ -11,11 +11,12 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 lit() { python3 -c "from lit.main import main; main()" -sv -j "$JOBS" --param build="$BUILD" "$@"; }
 lit "$TOP/tests" "$TOP/tests/corpus" "$TOP/tests/bugs" >"$LOG" 2>&1
 rc=$?
-# libgsan itself under ASan and UBSan (libgsan-asan.so): the interposition and
-# JIT tests again (the latter run the instrumenter inside it); any sanitizer
-# report they leave fails the run
+# libgsan itself under ASan and UBSan (libgsan-asan.so): the interposition,
+# exit and JIT tests again (the last run the instrumenter inside it); any
+# sanitizer report they leave fails the run
 rm -rf "$BUILD/lit-asan/reports"
-lit --param libgsan=asan "$TOP/tests/runtime/interpose.test" "$TOP/tests/runtime/jit.test" >>"$LOG" 2>&1 || rc=1
+lit --param libgsan=asan "$TOP/tests/runtime/interpose.test" "$TOP/tests/runtime/exits.test" \
+  "$TOP/tests/runtime/jit.test" >>"$LOG" 2>&1 || rc=1
 san='ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|runtime error:'
 # and dlsym(RTLD_NEXT) through it, from the interposers preloaded after it
 # (tests/lit.cfg.py puts ASan's runtime there too)
