@@ -15,12 +15,15 @@
 #                    OOB past a tensor gives the tensor's exact size
 #   triton_overflow  tests/bugs/triton_overflow.py: a Triton store without its mask
 #   triton_instrumented  every Triton kernel compiled under gsan here carries gsan's checks
+#   nvrtc_overflow   tests/bugs/nvrtc_overflow.cu: an NVRTC kernel loaded as PTX writes past an array
+#   clean_nvrtc      tests/bugs/clean_nvrtc.cu: NVRTC PTX loaded and linked, instrumented, no report
+#   cupy_oob         a CuPy RawKernel (PTX under gsan run) writes past an array (SKIP without CuPy)
 # Prints a table (test, expected, got, result) and writes
 # docs/results/frameworks.md (RESULTS= to change) after each test, so that a
 # run cut short still leaves what it saw. Work and logs in ${WORK:-build/frameworks};
 # where OUT is set (a device machine's output folder), frameworks.md and a
 # tarball of the logs are copied there too.
-# Usage: sh tests/gpu/frameworks/run.sh [ext] [compile] [two_procs] [pluggable] [triton]
+# Usage: sh tests/gpu/frameworks/run.sh [ext] [compile] [two_procs] [pluggable] [triton] [nvrtc] [cupy]
 #   (no names: all of them)
 #   PYTHON        the interpreter with torch and triton (default python3)
 #   FILECHECK     LLVM's FileCheck, when it is neither on PATH nor in /usr/lib/llvm-*/bin
@@ -39,7 +42,10 @@ ONLY=" $* "
 die() { echo "frameworks/run.sh: $*" >&2; exit 1; }
 want() { [ "$ONLY" = "  " ] || case $ONLY in *" $1 "*) true ;; *) false ;; esac; }
 for a in "$@"; do
-  case $a in ext | compile | two_procs | pluggable | triton) ;; *) die "no test group '$a' (ext compile two_procs pluggable triton)" ;; esac
+  case $a in
+    ext | compile | two_procs | pluggable | triton | nvrtc | cupy) ;;
+    *) die "no test group '$a' (ext compile two_procs pluggable triton nvrtc cupy)" ;;
+  esac
 done
 mkdir -p "$WORK" || die "cannot make $WORK"
 WORK=$(cd "$WORK" && pwd)
@@ -211,6 +217,44 @@ if want triton; then
   limited "$GSAN" run -- "$PY" tests/bugs/triton_overflow.py >"$WORK/triton_overflow.out" 2>&1
   bug triton_overflow "$WORK/triton_overflow.out" $? tests/bugs/triton_overflow.py \
     "global-buffer-overflow triton_overflow.py:21" "$t0"
+fi
+
+if want nvrtc; then
+  # built as their lit RUN lines build them: only the host code goes through
+  # gsan nvcc; the kernels are NVRTC's PTX, instrumented when loaded
+  for t in nvrtc_overflow clean_nvrtc; do
+    t0=$(now)
+    if ! "$GSAN" nvcc -g -arch=native -o "$WORK/$t" tests/bugs/$t.cu -lcuda -lnvrtc >"$WORK/$t.build.out" 2>&1; then
+      row $t "built by gsan nvcc" "build failed (see $t.build.out)" FAIL $(($(now) - t0))
+      continue
+    fi
+    case $t in
+      nvrtc_overflow)
+        limited "$GSAN" run -- "$WORK/$t" >"$WORK/$t.out" 2>&1
+        bug $t "$WORK/$t.out" $? tests/bugs/$t.cu "global-buffer-overflow nvrtc_overflow.cu:35 in fill" "$t0" ;;
+      *)
+        limited "$GSAN" run --opt verbosity=1 --opt jit_cache=0 -- "$WORK/$t" >"$WORK/$t.out" 2>&1
+        rc=$?
+        r=FAIL
+        if [ $rc = 0 ] && "$FILECHECK" --implicit-check-not=GPUSanitizer tests/bugs/$t.cu <"$WORK/$t.out" \
+          >"$WORK/$t.out.filecheck" 2>&1; then r=PASS; fi
+        row $t "instrumented at load twice, no report" \
+          "$(grep -c 'jit: .*instrumented' "$WORK/$t.out") loads instrumented, $(summary "$WORK/$t.out"), exit $rc" \
+          $r $(($(now) - t0)) ;;
+    esac
+  done
+fi
+
+if want cupy; then
+  t0=$(now)
+  limited "$GSAN" run -- "$PY" $F/cupy_oob.py >"$WORK/cupy_oob.out" 2>&1
+  rc=$?
+  if [ $rc = 77 ]; then
+    row cupy_oob "global-buffer-overflow in fill" "$(sed -n 's/^SKIP: //p' "$WORK/cupy_oob.out" | head -n 1)" SKIP \
+      $(($(now) - t0))
+  else
+    bug cupy_oob "$WORK/cupy_oob.out" $rc $F/cupy_oob.py "global-buffer-overflow in fill" "$t0"
+  fi
 fi
 
 # Triton's cubins made under gsan in this run, and those with gsan's site table
