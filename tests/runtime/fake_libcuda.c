@@ -65,6 +65,22 @@ static CUresult f_DevicePrimaryCtxRetain(CUcontext *c, CUdevice d) {
   *c = FAKE_CTX(d);
   return CUDA_SUCCESS;
 }
+/* a context's id changes when its device's primary context is reset: by
+ * cuDevicePrimaryCtxReset, or by a test bumping fake_ctx_gen as cudart's
+ * reset through the driver's internal table does unseen */
+int fake_ctx_gen[FAKE_DEVICES], fake_resets;
+static CUresult f_CtxGetId(CUcontext c, unsigned long long *id) {
+  uintptr_t d = (uintptr_t)c - 0xc000;
+  if (d >= FAKE_DEVICES) return CUDA_ERROR_INVALID_CONTEXT;
+  *id = 1000ull * (unsigned long long)fake_ctx_gen[d] + d + 1;
+  return CUDA_SUCCESS;
+}
+static CUresult f_DevicePrimaryCtxReset(CUdevice d) {
+  if (d < 0 || d >= FAKE_DEVICES) return CUDA_ERROR_INVALID_DEVICE;
+  fake_ctx_gen[d]++;
+  fake_resets++;
+  return CUDA_SUCCESS;
+}
 static CUresult f_DeviceGetCount(int *n) {
   *n = FAKE_DEVICES;
   return CUDA_SUCCESS;
@@ -549,6 +565,8 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuCtxPushCurrent", (void *)f_CtxPushCurrent},
       {"cuCtxPopCurrent", (void *)f_CtxPopCurrent},
       {"cuDevicePrimaryCtxRetain", (void *)f_DevicePrimaryCtxRetain},
+      {"cuDevicePrimaryCtxReset", (void *)f_DevicePrimaryCtxReset},
+      {"cuCtxGetId", (void *)f_CtxGetId},
       {"cuDeviceGetCount", (void *)f_DeviceGetCount},
       {"cuDeviceGetAttribute", (void *)f_DeviceGetAttribute},
       {"cuCtxSynchronize", (void *)f_CtxSynchronize},

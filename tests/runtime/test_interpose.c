@@ -521,6 +521,25 @@ int main(int argc, char **argv) {
   } else if (!strcmp(sc, "sticky")) {
     *(int *)dlsym(h, "fake_sticky_fault") = 1;
     printf("free after a kernel fault: %d (the driver's CUDA_ERROR_LAUNCH_FAILED is 719)\n", Free(a));
+  } else if (!strcmp(sc, "reset") || !strcmp(sc, "reset-unseen")) {
+    /* a is live when device 0's context is reset: through gsan's hook on
+     * cuDevicePrimaryCtxReset, or unseen (cudart's way), found by the
+     * context's new id at the next allocation */
+    fflush(stdout); /* gsan's lines (stderr) and these in the order made */
+    if (!strcmp(sc, "reset")) {
+      CUresult (*Reset)(CUdevice) = get("cuDevicePrimaryCtxReset", 0);
+      r = Reset(0);
+      printf("reset: %d, by the driver: %d\n", r, *(int *)dlsym(h, "fake_resets"));
+    } else {
+      ((int *)dlsym(h, "fake_ctx_gen"))[0]++;
+      printf("reset unseen\n");
+    }
+    fflush(stdout);
+    CUdeviceptr c2 = 0;
+    r = Alloc(&c2, 100);
+    printf("after the reset: cuMemAlloc(100): %d, in the arena: %s\n", r, in_arena(c2) ? "yes" : "no");
+    printf("its free: %d\n", Free(c2));
+    fflush(stdout);
   } else if (!strcmp(sc, "_exit") || !strcmp(sc, "SIGTERM")) {
     /* a reported error, then a way out that skips atexit */
     Free(a);
