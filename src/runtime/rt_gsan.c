@@ -341,7 +341,7 @@ static void read_counts(void) {
       rt_gsan.cu.CtxPopCurrent(&prev);
     }
     if (!d->unrecorded) continue;
-    rt_err_unrecorded e = {d->device, d->unrecorded, d->ring.capacity ? d->ring.capacity : (uint32_t)rt_gsan.flags.ring_capacity};
+    rt_err_unrecorded e = {d->device, d->unrecorded, d->ring.capacity};
     rt_report_unrecorded(&rt_gsan.log, &e);
   }
 }
@@ -614,12 +614,18 @@ static int context_replaced(const rt_dev *d) {
   return rt_gsan.cu.CtxGetId(d->cuctx, &id) != CUDA_SUCCESS || id != d->ctx_id;
 }
 
+/* forget_context under the lock, once: another thread may have forgotten
+ * d while this one waited for the lock */
+static void forget_once(rt_dev *d, int alive) {
+  pthread_mutex_lock(&rt_gsan.lock);
+  if (d->ready && (alive || context_replaced(d))) forget_context(d, alive);
+  pthread_mutex_unlock(&rt_gsan.lock);
+}
+
 /* d is ready, and still in the context it was set up in (forgotten if not) */
 static int still_ready(rt_dev *d) {
   if (!context_replaced(d)) return 1;
-  pthread_mutex_lock(&rt_gsan.lock);
-  if (d->ready && context_replaced(d)) forget_context(d, 0);
-  pthread_mutex_unlock(&rt_gsan.lock);
+  forget_once(d, 0);
   return 0;
 }
 
@@ -628,9 +634,7 @@ void rt_gsan_device_reset(int device) {
   rt_dev *d = &rt_gsan.dev[device];
   if (!__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE)) return;
   rt_gsan_drain(0);
-  pthread_mutex_lock(&rt_gsan.lock);
-  if (d->ready) forget_context(d, 1);
-  pthread_mutex_unlock(&rt_gsan.lock);
+  forget_once(d, 1);
 }
 
 rt_dev *rt_gsan_dev_here(void) {
