@@ -79,7 +79,7 @@ mkdir -p "$(dirname "$RESULTS")"
       case $f in *.d|*/*.o) continue ;; esac
       grep -a -I -q . "$f" 2>/dev/null || continue
       if file -b "$f" 2>/dev/null | grep -q -i elf; then continue; fi
-      lines=$(grep -a -E 'ERROR: GPUSanitizer|of size|hit [0-9]+ times|not recorded|leaked|stats: device [0-9]+: [0-9]+ allocations|^[a-z][a-z _]*[a-z]( [a-z0-9]+)?:|leaving by|GPUSanitizer: |exit status' "$f" | head -n 12)
+      lines=$(grep -a -E 'ERROR: GPUSanitizer|of size|hit [0-9]+ times|not recorded|leaked|stats: device [0-9]+: [0-9]+ allocations|^[a-z][a-z _]*[a-z]( [a-z0-9]+)?:|leaving by|when full:|GPUSanitizer: |exit status' "$f" | head -n 12)
       [ -n "$lines" ] || continue
       echo "== $(basename "$f")"
       echo "$lines"
