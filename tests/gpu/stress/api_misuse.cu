@@ -1,7 +1,9 @@
 // Stress: API misuse gets the driver's own error codes through gsan. Each
 // misuse below is made natively and under gsan run, and the codes printed
 // must be the same, line for line; gsan adds its own reports where it has
-// one (double free, invalid free) and never crashes.
+// one (double free, invalid free) and never crashes. The invalid stream is one
+// destroyed before use (and destroyed again): what the driver says of it is
+// what gsan must pass on.
 // REQUIRES: gpu
 // RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
 // RUN: %t > %t.native 2>&1
@@ -58,6 +60,26 @@ int main() {
   CUlibrary lib;
   SHOWD(cuLibraryLoadData(&lib, "neither is this", nullptr, nullptr, 0, nullptr, nullptr, 0));
   cudaGetLastError();
+  // a real module (PTX: gsan instruments it at load), unloaded twice
+  static const char ptx[] =
+      ".version 7.8\n.target sm_90\n.address_size 64\n"
+      ".visible .entry touch(.param .u64 p) {\n .reg .b64 %rd<2>;\n"
+      " ld.param.u64 %rd1, [p];\n cvta.to.global.u64 %rd1, %rd1;\n"
+      " st.global.u32 [%rd1], 7;\n ret;\n}\n";
+  SHOWD(cuModuleLoadData(&m, ptx));
+  CUfunction f;
+  SHOWD(cuModuleGetFunction(&f, m, "touch"));
+  SHOWD(cuModuleUnload(m));
+  SHOWD(cuModuleUnload(m));
+  // a destroyed stream, and one destroyed twice
+  cudaStream_t s;
+  SHOW(cudaStreamCreate(&s));
+  SHOW(cudaStreamDestroy(s));
+  SHOW(cudaStreamDestroy(s));
+  SHOW(cudaMallocAsync(&q, 64, s));
+  SHOW(cudaStreamSynchronize(s));
+  cudaGetLastError();
+  SHOW(cudaDeviceSynchronize());
   printf("misuse: done\n");
   return 0;
 }
