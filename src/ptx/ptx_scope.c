@@ -52,7 +52,7 @@ static int taint_add(taint *t, ptx_arena *a, const ptx_tok *r) {
 
 /* instructions whose result is (an offset of) their source address */
 static int carries_address(const ptx_stmt *s) {
-  static const char *ops[] = {"mov", "add", "sub", "mad", "cvt", "selp", "and", "or", "xor", NULL};
+  static const char *ops[] = {"mov", "add", "sub", "mad", "cvt", "cvta", "selp", "and", "or", "xor", NULL};
   for (int i = 0; ops[i]; i++)
     if (ptx_op_is(s, ops[i])) return 1;
   return 0;
@@ -168,7 +168,6 @@ int ptx_scope_check(ptx_fstate *fs, const ptx_check *c, ptx_site_desc sd, ptx_ch
  * address is loaded (a local address outside any frame still lies in the
  * thread's local window, which the access itself would read) and compared */
 void ptx_scope_test(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const char *addr, int pred) {
-  (void)fs;
   const char *guard = "";
   if (c->pred_reg >= 0)
     guard = ptx_printf(fs->fn.a, ", %s%.*s", c->pred_neg ? "!" : "", (int)c->pred_tok->len, c->pred_tok->text);
