@@ -12,7 +12,7 @@
 #define GSAN_STATIC_ASSERT _Static_assert
 #endif
 
-#define GSAN_ABI_VERSION 2
+#define GSAN_ABI_VERSION 3
 
 /* Module symbols the instrumenter adds. The runtime finds them by name. */
 #define GSAN_CTX_SYMBOL "__gsan_ctx"            /* .weak .const, GSAN_CTX_BYTES */
@@ -121,7 +121,10 @@ enum gsan_space {
 /* What bounded the check: the runtime names the error kind from it. */
 enum gsan_root {
   GSAN_ROOT_ARENA = 0,   /* an allocation found in the arena */
-  GSAN_ROOT_VARIABLE = 1 /* a variable: root_space and root name say which */
+  GSAN_ROOT_VARIABLE = 1, /* a variable: root_space and root name say which */
+  GSAN_ROOT_SCOPE = 2     /* use-after-scope: base is the running function's frame
+                             (its lowest local address); a local address below it
+                             is in a frame that has returned */
 };
 
 typedef struct gsan_site {

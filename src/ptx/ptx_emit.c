@@ -143,6 +143,14 @@ static bounds check_bounds(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int s
     }
     return r;
   }
+  if (c->root.kind == ROOT_FRAME) {
+    /* only the stub asks (ptx_scope_test makes the check): bounds that
+     * __gsan_report's re-test fails for this address, an empty region at it */
+    r.base = emit_addr(fs, b, c, c->lo, T_S3, R_L3);
+    r.size = "0";
+    r.cnt = NULL;
+    return r;
+  }
   if (c->root.kind == ROOT_NONE) {
     /* the address itself is looked up; base and size stay in temporaries
      * that the stub, reached straight from the check, reads */
@@ -237,6 +245,11 @@ void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
       ptx_bprintf(b, "\t@%s%.*s bra \t$L__gsan_fail_%d;\n", c->pred_neg ? "!" : "", (int)c->pred_tok->len, c->pred_tok->text, id);
     else
       ptx_bprintf(b, "\tbra.uni \t$L__gsan_fail_%d;\n", id);
+    return;
+  }
+  if (c->root.kind == ROOT_FRAME) {
+    ptx_scope_test(fs, b, c, emit_addr(fs, b, c, c->lo, T_ADDR, R_L2), P_CHECK);
+    ptx_bprintf(b, "\t@%%gsan_p%d bra \t$L__gsan_fail_%d;\n", P_CHECK, id);
     return;
   }
   bounds bd = check_bounds(fs, b, c, 0);

@@ -34,6 +34,9 @@ typedef struct ptx_fstate {
   int nrd;            /* %gsan_rd registers used */
   uint64_t modid;
   struct ptx_hoist *hoist; /* loops checked before they run (ptx_hoist.c) */
+  int scope;          /* a local address escapes somewhere in the module (ptx_scope.c) */
+  int scope_self;     /* ... and this function's own locals do */
+  int scope_labels;   /* labels of the code ptx_scope.c inserts */
 } ptx_fstate;
 
 /* Registers of the generated code: %gsan_rd<N> (64-bit), %gsan_r<N> (32-bit),
@@ -70,5 +73,24 @@ void ptx_hoist_tail(ptx_fstate *fs, int stmt, ptx_vec *out);
 void ptx_hoist_free(ptx_fstate *fs);
 /* function-entry code: declarations, and every root starting out unchecked */
 void ptx_emit_prologue(ptx_fstate *fs, ptx_buf *b);
+
+/* ptx_scope.c: use-after-scope. The scan says whether any function lets a
+ * generic address of its frame escape (and counts those functions); only
+ * then do accesses through possibly-local pointers get a check (ROOT_FRAME:
+ * the word under the address holds the poison a returning frame leaves),
+ * and functions whose own locals escape clear them at entry and poison them
+ * at every return. */
+#define PTX_SCOPE_POISON 0xdead5c0fu
+int ptx_scope_scan(ptx_module *m, ptx_stats *st);
+/* 1 if f's own locals escape (a .func in a module with escapes) */
+int ptx_scope_frame(ptx_fstate *fs, const ptx_func *f);
+/* 1 and *out filled (its own site) if access c needs a use-after-scope check */
+int ptx_scope_check(ptx_fstate *fs, const ptx_check *c, ptx_site_desc sd, ptx_check *out);
+/* %gsan_p<pred> = the access of c at addr reads a poisoned word */
+void ptx_scope_test(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const char *addr, int pred);
+/* registers, and the clearing of the function's locals, at entry */
+void ptx_scope_prologue(ptx_fstate *fs, ptx_buf *b);
+/* the poisoning before each ret, into pre[statement] */
+void ptx_scope_exits(ptx_fstate *fs, ptx_buf *pre);
 
 #endif

@@ -58,7 +58,7 @@ static int loop_of(const ptx_hoist *h, const ptx_fn *fn, int s) {
  * address affine in the iteration (or fixed). Sets c->hx. */
 static int hoistable(ptx_fstate *fs, const ptx_loop *l, ptx_check *c) {
   ptx_fn *fn = &fs->fn;
-  if (c->removed || c->always_fail || c->root.kind == ROOT_NONE) return 0;
+  if (c->removed || c->always_fail || c->root.kind == ROOT_NONE || c->root.kind == ROOT_FRAME) return 0;
   for (int k = 0; k < c->nmem; k++)
     if (c->mem[k].width == 0) return 0;
   if (c->root.kind == ROOT_ARENA) {

@@ -39,6 +39,8 @@ typedef struct ptx_stats {
   long funcs;
   long funcs_fallback;  /* CFG not analysable: per-access lookups */
   long sites;
+  long scope_funcs;     /* functions whose locals escape as generic pointers */
+  long scope_checks;    /* use-after-scope checks (ptx_scope.c) */
 } ptx_stats;
 
 typedef struct ptx_member {
@@ -86,6 +88,7 @@ typedef struct ptx_site_desc {
   int call_line;
   int kind, space, width;   /* enum gsan_access_kind, enum gsan_space, bytes */
   const ptx_symbol *root;   /* the variable that bounds the check, NULL for the arena */
+  int scope;                /* a use-after-scope check (GSAN_ROOT_SCOPE) */
 } ptx_site_desc;
 int ptx_sites_add(ptx_sites *s, const ptx_site_desc *d);
 int ptx_sites_count(const ptx_sites *s);

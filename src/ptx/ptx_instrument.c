@@ -184,6 +184,13 @@ static void collect(ptx_fstate *fs) {
         c.root.kind = ROOT_SYMBOL;
         c.root.sym = c.addr_sym;
       }
+      c.lo = imm;
+      c.hi = imm + ac->width;
+      ptx_site_desc sd = {fs->fn.f->name, file_name(fs, l.file), l.line, l.col, s->line,
+                          file_name(fs, l.call_file), l.call_line, ac->kind, sp, ac->width,
+                          c.root.kind == ROOT_SYMBOL ? c.root.sym : NULL, 0};
+      ptx_check scope;
+      if (ptx_scope_check(fs, &c, sd, &scope)) add_check(fs, &scope);
       /* which bounds apply */
       if (c.root.kind == ROOT_SYMBOL) {
         ptx_symbol *sym = c.root.sym;
@@ -201,16 +208,11 @@ static void collect(ptx_fstate *fs) {
         fs->st->unchecked_noroot++;
         continue;
       }
-      c.lo = imm;
-      c.hi = imm + ac->width;
       c.nmem = 1;
       c.mem = ptx_alloc(fs->fn.a, sizeof *c.mem);
       c.mem[0].imm = imm;
       c.mem[0].width = ac->width;
       c.mem[0].wtok = ac->width ? NULL : wtok;
-      ptx_site_desc sd = {fs->fn.f->name, file_name(fs, l.file), l.line, l.col, s->line,
-                          file_name(fs, l.call_file), l.call_line, ac->kind, sp, ac->width,
-                          c.root.kind == ROOT_SYMBOL ? c.root.sym : NULL};
       c.mem[0].site = ptx_sites_add(fs->sites, &sd);
       /* [symbol+imm] with a static size is decided now */
       if (c.addr_sym && !c.addr_sym->dynamic) {
@@ -279,7 +281,11 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
     c->root_slot = root_slot_for(fs, c->root.def);
     fs->st->hoisted_uses++;
   }
-  ptx_hoist_plan(fs);
+  /* a function whose locals escape poisons them before every ret, which a
+   * loop's fast copy would leave out: its loops are not copied */
+  fs->scope_self = ptx_scope_frame(fs, f);
+  fs->scope_labels = 0;
+  if (!fs->scope_self) ptx_hoist_plan(fs);
   /* checks and stubs first: emitting them registers the widths that the
    * root lookups then compute counts for */
   int n = fn->nst, id = 0;
@@ -297,6 +303,7 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
     fs->st->lookups_access += c->root.kind == ROOT_NONE && !c->always_fail;
   }
   ptx_hoist_checks(fs, pre, stub, &id);
+  ptx_scope_exits(fs, pre);
   for (int r = 0; r < fs->nroots; r++) {
     int at = fn->def[fs->roots[r].def].stmt;
     ptx_emit_root_lookup(fs, &post[at], &fs->roots[r], fn->st[at], 0);
@@ -305,7 +312,8 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
   fs->st->lookups_root += fs->nroots;
   ptx_vec out = {0};
   ptx_buf prologue = {0};
-  if (fs->nc > 0 || fs->nroots > 0) ptx_emit_prologue(fs, &prologue);
+  if (fs->nc > 0 || fs->nroots > 0 || fs->scope_self) ptx_emit_prologue(fs, &prologue);
+  ptx_scope_prologue(fs, &prologue);
   /* the prologue goes after the function's own leading declarations */
   int lead = 0;
   while (lead < n && fn->st[lead]->kind == ST_DIRECTIVE && !ptx_tok_is(&fn->st[lead]->toks[0], ".loc") &&
@@ -403,6 +411,7 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
   fs.d = d;
   fs.sites = ptx_sites_new();
   fs.modid = o->module_id ? o->module_id : fnv64(m->src, m->srclen);
+  fs.scope = ptx_scope_scan(m, st);
   for (int i = 0; i < m->items.n; i++) {
     ptx_item *it = m->items.v[i];
     if (it->kind == IT_FUNC && !it->func->is_decl) instrument_function(&fs, it->func);

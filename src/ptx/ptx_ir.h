@@ -99,7 +99,8 @@ int ptx_tok_reg(const ptx_fn *fn, const ptx_tok *t);
 enum ptx_root_kind {
   ROOT_NONE = 0,     /* no single root: look the address itself up */
   ROOT_SYMBOL,       /* a variable with a static or dynamic-shared size */
-  ROOT_ARENA         /* a pointer value (parameter, loaded, call result): arena lookup */
+  ROOT_ARENA,        /* a pointer value (parameter, loaded, call result): arena lookup */
+  ROOT_FRAME         /* use-after-scope check: the running function's frame (ptx_scope.c) */
 };
 
 typedef struct ptx_root {

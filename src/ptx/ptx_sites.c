@@ -68,8 +68,8 @@ int ptx_sites_add(ptx_sites *s, const ptx_site_desc *d) {
   e->kind = (uint8_t)d->kind;
   e->space = (uint8_t)d->space;
   e->width = (uint16_t)(d->width > 0 && d->width < 65536 ? d->width : 0);
-  e->root = d->root ? GSAN_ROOT_VARIABLE : GSAN_ROOT_ARENA;
-  e->root_space = (uint8_t)(d->root ? d->root->space : GSAN_SPACE_GLOBAL);
+  e->root = d->scope ? GSAN_ROOT_SCOPE : d->root ? GSAN_ROOT_VARIABLE : GSAN_ROOT_ARENA;
+  e->root_space = (uint8_t)(d->scope ? GSAN_SPACE_LOCAL : d->root ? d->root->space : GSAN_SPACE_GLOBAL);
   return s->n++;
 }
 

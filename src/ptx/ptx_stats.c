@@ -30,6 +30,8 @@ void ptx_stats_print(FILE *f, const ptx_stats *st) {
       {"unchecked (unsupported):", st->unchecked_unsupported, -1},
       {"unchecked (extern size):", st->unchecked_extern, -1},
       {"not requested (--spaces):", st->not_requested, -1},
+      {"functions whose locals escape:", st->scope_funcs, -1},
+      {"use-after-scope checks:", st->scope_checks, -1},
   };
   for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
     fprintf(f, "  %-31s%ld", rows[k].label, rows[k].value);

@@ -253,7 +253,7 @@ static void sink(void *arg, const gsan_record *rec) {
   rt_region reg = {rec->base, rec->size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
   rt_alloc_info info;
   int state = RT_SLOT_LIVE;
-  if (s.root == GSAN_ROOT_VARIABLE) {
+  if (s.root != GSAN_ROOT_ARENA) { /* a variable, or a dead frame (use-after-scope) */
     reg.name = s.root_name;
     reg.space = s.root_space;
   } else if (rt_gsan_find(rec->base, &info) == RT_OK) {
@@ -271,7 +271,7 @@ static void sink(void *arg, const gsan_record *rec) {
     return;
   }
   static rt_stacks st;
-  if (s.root != GSAN_ROOT_VARIABLE && state != RT_SLOT_NEVER)
+  if (s.root == GSAN_ROOT_ARENA && state != RT_SLOT_NEVER)
     rt_gsan_region_stacks(reg.base, state == RT_SLOT_FREED, &reg, &st);
   rt_err_device e = {kind, *rec, s, reg};
   rt_report_device(&rt_gsan.log, &e);

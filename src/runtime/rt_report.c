@@ -64,6 +64,7 @@ static const char *space_word(int space) {
 }
 
 const char *rt_classify_device(const rt_site *site, const gsan_record *rec, int slot_state) {
+  if (site && site->root == GSAN_ROOT_SCOPE) return "use-after-scope";
   if (site && site->root == GSAN_ROOT_VARIABLE) {
     if (site->root_space == GSAN_SPACE_SHARED) return "shared-buffer-overflow";
     if (site->root_space == GSAN_SPACE_LOCAL) return "local-buffer-overflow";
@@ -158,6 +159,8 @@ void rt_report_device(rt_log *log, const rt_err_device *e) {
   int freed = !strcmp(e->kind, "use-after-free");
   if (!strcmp(e->kind, "wild-pointer")) {
     emit(log, "0x%llx is in the arena but in no allocation\n", (unsigned long long)r->addr);
+  } else if (!strcmp(e->kind, "use-after-scope")) {
+    emit(log, "0x%llx is a local variable of a function that has returned\n", (unsigned long long)r->addr);
   } else {
     text_where(log, r->addr, &e->region);
     text_stack(log, "freed", e->region.freed, e->region.thread);

@@ -2,7 +2,7 @@
  * module that gsan ptx wrote, builds the device record a failed check would
  * leave, and prints the report. The lit tests hold the output.
  * Usage: test_report INSTRUMENTED.ptx SCENARIO [SITE]
- * SCENARIO: sites | overflow | json | uaf | wild | variable | free | memcpy | corrupt */
+ * SCENARIO: sites | overflow | json | uaf | wild | variable | scope | free | memcpy | corrupt */
 #include "../../src/runtime/rt_arena.h"
 #include "../../src/runtime/rt_report.h"
 #include "../../src/runtime/rt_seen.h"
@@ -105,6 +105,11 @@ int main(int argc, char **argv) {
     rec.size = 256;
     rec.addr = 0x400 + 268;
     reg = (rt_region){0x400, 256, s.root_name, s.root_space, NULL, NULL, 0};
+  } else if (!strcmp(sc, "scope")) {
+    /* a use-after-scope check's stub passes an empty region at the address */
+    rec.addr = rec.base = 0x7ffff7fffcd8ull;
+    rec.size = 0;
+    reg = (rt_region){rec.base, 0, s.root_name, s.root_space, NULL, NULL, 0};
   } else if (!strcmp(sc, "free")) {
     rt_err_free e = {"double-free", "cudaFree", reg.base, &free_stack, reg};
     e.region.freed = &free_stack;
