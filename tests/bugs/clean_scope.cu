@@ -51,5 +51,6 @@ int main() {
   for (int i = 0; i < 32; i++) sum += h[i];
   // each thread t: 8 (sum8) + 52 (walk: 0..7 plus 3 each) + 8 t (keep_and_use)
   printf("sum = %ld\n", sum); // 32 * 60 + 8 * (0 + ... + 31) = 5888
+  cudaFree(out);
   return 0;
 }
