@@ -7,6 +7,7 @@
  * in rt_hooks_*.c. */
 #include "rt_gsan.h"
 
+#include "rt_canary.h"
 #include "rt_depot.h"
 #include "rt_foreign.h"
 #include "rt_unwind.h"
@@ -311,7 +312,10 @@ static void *monitor(void *arg) {
   (void)arg;
   rt_exit_monitor_signals();
   while (!rt_gsan.stop) {
-    if (!rt_exit_wait((unsigned)rt_gsan.flags.monitor_ms)) rt_gsan_drain(0);
+    if (!rt_exit_wait((unsigned)rt_gsan.flags.monitor_ms)) {
+      rt_gsan_drain(0);
+      rt_canary_tick();
+    }
   }
   return NULL;
 }
@@ -469,6 +473,7 @@ static void at_exit(void) {
   rt_exit_wake();
   pthread_join(rt_gsan.monitor, NULL);
   rt_gsan_last_words();
+  rt_canary_exit();
   /* like LeakSanitizer: leaks matter only in a run with no other error (a
    * program stopped by one rarely gets to free its memory) */
   if (rt_gsan.flags.leak_check && !rt_gsan.log.reports) {
@@ -583,6 +588,7 @@ static void forget_context(rt_dev *d, int alive) {
   /* the allocations go with the context: freed without a report (a later
    * use of one is a use after free), and, as the program never freed them,
    * leaks at exit (as compute-sanitizer reports them at the reset) */
+  rt_canary_forget_device(d);
   live_list l = {NULL, 0, 0};
   rt_arena_foreach_live(d->arena, note_live, &l);
   for (size_t i = 0; i < l.n; i++) {

@@ -208,6 +208,14 @@ rt_vmm fake_vmm_ops(fake_vmm *f) {
 
 int fake_vmm_write(fake_vmm *f, uint64_t addr, const void *src, size_t size) { return fk_write(f, addr, src, size); }
 
+int fake_vmm_read(fake_vmm *f, uint64_t addr, void *dst, size_t size) {
+  pthread_mutex_lock(&f->lock);
+  unsigned char *p = at(f, addr, size);
+  if (p) memcpy(dst, p, size);
+  pthread_mutex_unlock(&f->lock);
+  return p ? 0 : 1;
+}
+
 uint64_t fake_vmm_read64(fake_vmm *f, uint64_t addr, int *ok) {
   pthread_mutex_lock(&f->lock);
   unsigned char *p = at(f, addr, 8);
