@@ -57,6 +57,9 @@ static struct {
   CUresult (*DtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
   CUresult (*FuncGetName)(const char **, CUfunction);
   CUresult (*FuncGetParamInfo)(CUfunction, size_t, size_t *, size_t *);
+  /* cudart may launch a CUkernel cast to a CUfunction: asked of these then */
+  CUresult (*KernelGetName)(const char **, CUkernel);
+  CUresult (*KernelGetParamInfo)(CUkernel, size_t, size_t *, size_t *);
 } cs = {.lock = PTHREAD_MUTEX_INITIALIZER, .once = PTHREAD_ONCE_INIT};
 
 static uint64_t mix(uint64_t x) { /* splitmix64 */
@@ -91,6 +94,8 @@ static void init(void) {
   *(void **)&cs.DtoHAsync = rt_gsan_real("cuMemcpyDtoHAsync");
   *(void **)&cs.FuncGetName = rt_gsan_real("cuFuncGetName");
   *(void **)&cs.FuncGetParamInfo = rt_gsan_real("cuFuncGetParamInfo");
+  *(void **)&cs.KernelGetName = rt_gsan_real("cuKernelGetName");
+  *(void **)&cs.KernelGetParamInfo = rt_gsan_real("cuKernelGetParamInfo");
 }
 
 static int on(void) {
@@ -263,12 +268,20 @@ static fn_entry *function(CUfunction f) {
   memset(e, 0, sizeof *e);
   e->f = f;
   const char *name = NULL;
-  if (!cs.FuncGetName || cs.FuncGetName(&name, f) != CUDA_SUCCESS || !name) name = "(a kernel whose name the driver did not give)";
+  if ((!cs.FuncGetName || cs.FuncGetName(&name, f) != CUDA_SUCCESS || !name) &&
+      (!cs.KernelGetName || cs.KernelGetName(&name, (CUkernel)f) != CUDA_SUCCESS || !name))
+    name = "(a kernel whose name the driver did not give)";
   char buf[1024];
   snprintf(e->name, sizeof e->name, "%s", rt_demangle(name, buf, sizeof buf));
   size_t off, size;
-  for (size_t p = 0; cs.FuncGetParamInfo && p < MAX_PARAMS && cs.FuncGetParamInfo(f, p, &off, &size) == CUDA_SUCCESS; p++)
+  int as_kernel = !cs.FuncGetParamInfo || cs.FuncGetParamInfo(f, 0, &off, &size) != CUDA_SUCCESS;
+  for (size_t p = 0; p < MAX_PARAMS; p++) {
+    CUresult r = !as_kernel ? cs.FuncGetParamInfo(f, p, &off, &size)
+                 : cs.KernelGetParamInfo ? cs.KernelGetParamInfo((CUkernel)f, p, &off, &size)
+                                         : CUDA_ERROR_NOT_FOUND;
+    if (r != CUDA_SUCCESS) break;
     if (size == 8) e->ptr[e->nptr++] = (unsigned char)p;
+  }
   return e;
 }
 
@@ -374,9 +387,10 @@ void rt_canary_synced(CUresult r, int whole, const char *api) {
 }
 
 void rt_canary_tick(void) {
-  if (!rt_gsan_is_ready() || !on()) return;
+  /* canary_check_ms=0: synchronising calls check each time, the monitor never */
+  if (!rt_gsan_is_ready() || !on() || !rt_gsan.flags.canary_check_ms) return;
   pthread_mutex_lock(&cs.lock);
-  uint64_t every = (uint64_t)(rt_gsan.flags.canary_check_ms ? rt_gsan.flags.canary_check_ms : 1) * 1000000ull;
+  uint64_t every = (uint64_t)rt_gsan.flags.canary_check_ms * 1000000ull;
   /* nothing launched since the last clean check: nothing to read */
   if (!cs.launches || now_ns() - cs.last_check_ns < every) {
     pthread_mutex_unlock(&cs.lock);

@@ -71,7 +71,8 @@ static const option table[] = {
      "of 8; at most the slack there is)", NULL, 8, 256},
     {"canary_check_ms", K_INT, FIELD(canary_check_ms), "10",
      "how often, in ms, the monitor thread checks the canaries of recently used allocations while kernels run; "
-     "synchronising calls check them at most that often (0: at every synchronising call)", NULL, 0, 10000},
+     "synchronising calls check them at most that often (0: at every synchronising call, and the monitor does "
+     "not check)", NULL, 0, 10000},
     {"handle_signals", K_BOOL, FIELD(handle_signals), "1",
      "on SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE and SIGILL, where the program left them "
      "at their default, print the pending device reports before the signal ends the run",

@@ -111,6 +111,10 @@ int main(int argc, char **argv) {
     overflow(a, 4000, 0);
     printf("leaving it allocated\n");
   } else if (!strcmp(sc, "monitor")) {
+    /* 70 newer allocations push a out of the recently used list: the
+     * launch's pointer parameter brings it back */
+    CUdeviceptr more[70];
+    for (int i = 0; i < 70; i++) Alloc(&more[i], 64);
     overflow(a, 4000, 1);
     printf("no synchronisation for 300 ms\n");
     fflush(stdout);
