@@ -1,0 +1,42 @@
+// A SASS-only kernel (plain nvcc, no PTX: gsan cannot instrument it) writes
+// one float past a 4000-byte cudaMalloc'd buffer, into the slack of its
+// arena slot. The canary there is broken, and gsan reports it with the
+// allocation, its line, and the kernel: at cudaFree (the monitor and the
+// synchronising calls told to wait 10 s), or at cudaDeviceSynchronize
+// ("sync", canary_check_ms=0: every synchronising call checks, the monitor
+// does not).
+// REQUIRES: gpu
+// RUN: nvcc %sass_only -g -o %t %s
+// RUN: %python %tools/exit_status.py --output %t.free 1 timeout 300 %gsan run --opt canary_check_ms=10000 -- %t
+// RUN: %FileCheck --check-prefix=FREE %s < %t.free
+// RUN: %python %tools/exit_status.py --output %t.sync 1 timeout 300 %gsan run --opt canary_check_ms=0 -- %t sync
+// RUN: %FileCheck --check-prefix=SYNC %s < %t.sync
+// FREE: ERROR: GPUSanitizer: global-canary-overflow on address
+// FREE-NEXT: canary after the allocation's end broken, found at cuMemFree
+// FREE-NEXT: is located 0 bytes after 4000-byte region
+// FREE-NEXT: allocated by host thread T0 here:
+// FREE: slack_overflow.cu:36
+// FREE: kernels launched since the last clean check
+// FREE-NEXT: one_past(float*, int)
+// FREE: SUMMARY: GPUSanitizer: global-canary-overflow 0 bytes after 4000-byte region
+// SYNC: ERROR: GPUSanitizer: global-canary-overflow on address
+// SYNC-NEXT: found at cuCtxSynchronize
+// SYNC-NEXT: is located 0 bytes after 4000-byte region
+// SYNC: one_past(float*, int)
+#include <cstdio>
+#include <cstring>
+
+__global__ void one_past(float *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) p[i] = 1.0f;  // BUG: i == n is one past the end
+}
+
+int main(int argc, char **argv) {
+  float *p;
+  if (cudaMalloc(&p, 1000 * sizeof(float)) != cudaSuccess) return 2;
+  one_past<<<4, 256>>>(p, 1000);
+  cudaError_t e = cudaDeviceSynchronize();
+  printf("sync: %d\n", (int)e);
+  if (argc < 2 || strcmp(argv[1], "sync")) printf("free: %d\n", (int)cudaFree(p));
+  return 0;
+}
