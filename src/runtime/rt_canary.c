@@ -44,6 +44,9 @@ static struct {
   struct { uint64_t base, stamp; } recent[RECENT];
   unsigned nrecent;
   uint64_t launch_seq;
+  /* per device, the allocation number its arena had reached at the latest
+   * launch: an allocation made after it no kernel has seen */
+  uint64_t seq_at_launch[RT_MAX_DEVICES];
   const char *log[LOGGED]; /* names (in fns, which only grows) */
   unsigned nlog;
   uint64_t launches;       /* since the last clean check */
@@ -126,9 +129,12 @@ static void drop_recent(uint64_t base) {
   if (i >= 0) memmove(cs.recent + i, cs.recent + i + 1, (--cs.nrecent - (unsigned)i) * sizeof cs.recent[0]);
 }
 
-/* 1 when no kernel ran since base's canary was last known intact */
-static int unchanged(uint64_t base) {
-  int i = find_recent(base);
+/* 1 when no kernel ran since the canary of the allocation at base (info,
+ * of d's arena) was last known intact: made after the latest launch, or
+ * found intact since */
+static int unchanged(const rt_dev *d, const rt_alloc_info *info) {
+  if (info->seq > cs.seq_at_launch[d->device]) return 1;
+  int i = find_recent(info->base);
   return i >= 0 && cs.recent[i].stamp == cs.launch_seq;
 }
 
@@ -248,8 +254,10 @@ void rt_canary_put(rt_dev *d, uint64_t base) {
 rt_status rt_canary_free(rt_dev *d, uint64_t ptr, rt_alloc_info *info, const char *api) {
   if (!on()) return rt_arena_free(d->arena, ptr, info);
   broken b;
+  rt_alloc_info i;
   pthread_mutex_lock(&cs.lock);
-  unsigned n = !unchanged(ptr) && check_one(ptr, &b);
+  unsigned n = rt_arena_find(d->arena, ptr, &i) == RT_OK && i.state == RT_SLOT_LIVE && i.base == ptr &&
+               !unchanged(d, &i) && check_one(ptr, &b);
   rt_status st = rt_arena_free(d->arena, ptr, info);
   if (st == RT_OK) drop_recent(ptr);
   /* a kept slot stays live: reported now, and not again */
@@ -317,6 +325,9 @@ void rt_canary_launch(CUfunction f, void **params) {
   cs.launches++;
   cs.synced_launches++;
   cs.launch_seq++;
+  for (int i = 0; i < RT_MAX_DEVICES; i++)
+    if (__atomic_load_n(&rt_gsan.dev[i].ready, __ATOMIC_ACQUIRE))
+      cs.seq_at_launch[i] = rt_arena_seq(rt_gsan.dev[i].arena);
   pthread_mutex_unlock(&cs.lock);
 }
 
@@ -409,32 +420,35 @@ void rt_canary_tick(void) {
 
 /* at exit, every live allocation of every device: their bases gathered
  * first (the arena's walk holds a class lock, which a check takes too) */
-typedef struct bases {
-  uint64_t *p;
+typedef struct lives {
+  rt_alloc_info *p;
   size_t n, cap;
-} bases;
+} lives;
 
 static void gather(void *arg, const rt_alloc_info *info) {
-  bases *b = arg;
-  if (b->n == b->cap) {
-    size_t cap = b->cap ? 2 * b->cap : 256;
-    uint64_t *p = realloc(b->p, cap * sizeof *p);
+  lives *l = arg;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 256;
+    rt_alloc_info *p = realloc(l->p, cap * sizeof *p);
     if (!p) return;
-    b->p = p, b->cap = cap;
+    l->p = p, l->cap = cap;
   }
-  b->p[b->n++] = info->base;
+  l->p[l->n++] = *info;
 }
 
 void rt_canary_exit(void) {
   if (!rt_gsan_is_ready() || !on()) return;
   static broken b[RECENT];
   unsigned n = 0;
-  bases all = {NULL, 0, 0};
   pthread_mutex_lock(&cs.lock);
-  for (int i = 0; i < RT_MAX_DEVICES; i++)
-    if (rt_gsan.dev[i].ready) rt_arena_foreach_live(rt_gsan.dev[i].arena, gather, &all);
-  for (size_t i = 0; i < all.n && n < RECENT; i++) n += (unsigned)(!unchanged(all.p[i]) && check_one(all.p[i], &b[n]));
-  free(all.p);
+  for (int k = 0; k < RT_MAX_DEVICES; k++) {
+    rt_dev *d = &rt_gsan.dev[k];
+    lives all = {NULL, 0, 0};
+    if (d->ready) rt_arena_foreach_live(d->arena, gather, &all);
+    for (size_t i = 0; i < all.n && n < RECENT; i++)
+      n += (unsigned)(!unchanged(d, &all.p[i]) && check_one(all.p[i].base, &b[n]));
+    free(all.p);
+  }
   finish(b, n, "exit");
 }
 

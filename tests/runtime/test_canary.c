@@ -2,7 +2,7 @@
  * run: a "kernel" gsan did not instrument is a cuLaunchKernel whose function
  * is its name (the fake's cuFuncGetName gives it back), and its write past
  * an allocation's end is the fake's fake_kernel_write into mapped memory.
- * Usage: test_canary clean|layout|free|sync|exit|monitor|fault */
+ * Usage: test_canary clean|layout|reads|free|sync|exit|monitor|fault */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -99,6 +99,20 @@ int main(int argc, char **argv) {
     kread(d + 8, w, 8);
     printf("7 bytes: canary from byte 8: %s\n", w[0] ? "yes" : "NO");
     Free(b), Free(c), Free(d);
+    Free(a);
+  } else if (!strcmp(sc, "reads")) {
+    /* what the checks cost: no read for allocations no kernel ran after */
+    int *reads = dlsym(h, "fake_dtoh_reads");
+    CUdeviceptr p[100];
+    for (int i = 0; i < 100; i++) Alloc(&p[i], 64);
+    for (int i = 0; i < 100; i++) Free(p[i]);
+    printf("100 frees, no launch: %d reads\n", *reads);
+    for (int i = 0; i < 100; i++) Alloc(&p[i], 64);
+    launch("_Z5cleanPfi", p[0]);
+    for (int i = 0; i < 100; i++) Free(p[i]);
+    printf("100 frees after a launch: %d reads\n", *reads);
+    Sync();
+    printf("a synchronisation with nothing launched since: %d reads\n", *reads);
     Free(a);
   } else if (!strcmp(sc, "free")) {
     overflow(a, 4000, 3);
