@@ -79,9 +79,19 @@ uint64_t rt_canary_word(uint64_t secret, uint64_t base, uint64_t size, uint64_t 
 void rt_canary_window(uint64_t base, uint64_t size, uint64_t slot_size, uint64_t granule, uint64_t window,
                       uint64_t *start, uint64_t *len) {
   uint64_t mapped_end = base + (slot_size < granule ? slot_size : (size + granule - 1) / granule * granule);
-  *start = (base + size + 7) & ~7ull;
-  *len = *start < mapped_end ? mapped_end - *start : 0;
-  if (*len > (window & ~7ull)) *len = window & ~7ull;
+  uint64_t end = base + size, aligned = (end + 7) & ~7ull;
+  uint64_t stop = aligned + (window & ~7ull);
+  if (stop > mapped_end) stop = mapped_end;
+  /* an end 1 to 4 bytes past an 8-byte boundary: a 4-byte word first */
+  *start = (end & 7) && (end & 7) <= 4 ? (end & ~7ull) + 4 : aligned;
+  *len = *start < stop ? stop - *start : 0;
+}
+
+/* the canary byte at address x of the allocation at base of size bytes:
+ * its 8-byte word is numbered from the word the end falls in */
+static unsigned char canary_byte(uint64_t base, uint64_t size, uint64_t x) {
+  uint64_t w = rt_canary_word(cs.secret, base, size, (x & ~7ull) - ((base + size) & ~7ull));
+  return (unsigned char)(w >> (8 * (x & 7)));
 }
 
 static uint64_t now_ns(void) {
@@ -169,16 +179,13 @@ static int check_one(uint64_t base, broken *out) {
   CUcontext prev;
   rt_gsan.cu.CtxPopCurrent(&prev);
   if (r != CUDA_SUCCESS) return 0;
-  for (uint64_t off = 0; off < len; off += 8) {
-    uint64_t want = rt_canary_word(cs.secret, i.base, i.size, off);
-    if (buf[off / 8] == want) continue;
-    const unsigned char *g = (const unsigned char *)&buf[off / 8], *w = (const unsigned char *)&want;
-    unsigned b = 0;
-    while (g[b] == w[b]) b++;
-    out->addr = start + off + b;
-    out->info = i;
-    return 1;
-  }
+  const unsigned char *got = (const unsigned char *)buf;
+  for (uint64_t off = 0; off < len; off++)
+    if (got[off] != canary_byte(i.base, i.size, start + off)) {
+      out->addr = start + off;
+      out->info = i;
+      return 1;
+    }
   return 0;
 }
 
@@ -244,8 +251,15 @@ void rt_canary_put(rt_dev *d, uint64_t base) {
   rt_alloc_info i;
   uint64_t start, len;
   if (!on() || rt_arena_find(d->arena, base, &i) != RT_OK || !window_of(d, &i, &start, &len)) return;
-  for (uint64_t off = 0; off < len; off += 8)
-    if (d->vmm.set64(d->vmm.ctx, start + off, rt_canary_word(cs.secret, i.base, i.size, off)) != 0) return;
+  uint64_t x = start, stop = start + len;
+  if (x & 7) {
+    uint64_t w = rt_canary_word(cs.secret, i.base, i.size, 0); /* the end's own word: its upper half */
+    if (d->vmm.set32(d->vmm.ctx, x, (uint32_t)(w >> 32)) != 0) return;
+  }
+  x = (x + 7) & ~7ull;
+  for (; x < stop; x += 8)
+    if (d->vmm.set64(d->vmm.ctx, x, rt_canary_word(cs.secret, i.base, i.size, x - ((i.base + i.size) & ~7ull))) != 0)
+      return;
   pthread_mutex_lock(&cs.lock);
   note_recent(base, cs.launch_seq);
   pthread_mutex_unlock(&cs.lock);

@@ -17,17 +17,20 @@
 #include <cuda.h>
 #include <stdint.h>
 
-/* the window's words are 8-byte aligned (written as 64-bit stream writes) */
-#define RT_CANARY_MAX_WINDOW 256
+/* the window's words are 64-bit stream writes, and a 32-bit one first */
+#define RT_CANARY_MAX_WINDOW (256 + 8)
 
-/* The canary word at byte offset off (a multiple of 8) from the window's
- * start, for the allocation at base of size bytes. */
+/* The canary word numbered off (a multiple of 8: the distance of its
+ * 8-byte-aligned address from that of the word the allocation's end falls
+ * in) of the allocation at base of size bytes. */
 uint64_t rt_canary_word(uint64_t secret, uint64_t base, uint64_t size, uint64_t off);
-/* Where an allocation's canary window lies: [*start, *start + *len), the
- * first 8-byte boundary at or after its end, at most window bytes, within
- * the memory mapped behind the slot (a small class's whole slot; a large
- * one's granules). *len is 0 when there is no room: the allocation then
- * ends at a granule boundary, where an unmapped guard gap follows. */
+/* Where an allocation's canary window lies: [*start, *start + *len), from
+ * its end when the end is 4 bytes past an 8-byte boundary (a 4-byte word
+ * first), else from the next 4- or 8-byte boundary, through window bytes
+ * past the next 8-byte boundary, within the memory mapped behind the slot
+ * (a small class's whole slot; a large one's granules). *len is 0 when
+ * there is no room: the allocation then ends at a granule boundary, where an
+ * unmapped guard gap follows. */
 void rt_canary_window(uint64_t base, uint64_t size, uint64_t slot_size, uint64_t granule, uint64_t window,
                       uint64_t *start, uint64_t *len);
 

@@ -193,6 +193,7 @@ void rt_gsan_init_driver(void *get_proc) {
     *(void **)&rt_gsan.vmm_api.MemGetAllocationGranularity = rt_gsan_real("cuMemGetAllocationGranularity");
     *(void **)&rt_gsan.vmm_api.CtxSynchronize = rt_gsan_real("cuCtxSynchronize");
     *(void **)&rt_gsan.vmm_api.StreamWriteValue64 = rt_gsan_real("cuStreamWriteValue64");
+    *(void **)&rt_gsan.vmm_api.StreamWriteValue32 = rt_gsan_real("cuStreamWriteValue32");
     *(void **)&rt_gsan.vmm_api.StreamBatchMemOp = rt_gsan_real("cuStreamBatchMemOp");
     *(void **)&rt_gsan.vmm_api.MemsetD8Async = rt_gsan_real("cuMemsetD8Async");
     *(void **)&rt_gsan.vmm_api.StreamSynchronize = rt_gsan_real("cuStreamSynchronize");

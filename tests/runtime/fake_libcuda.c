@@ -370,9 +370,11 @@ static CUresult f_StreamBatchMemOp(CUstream s, unsigned n, CUstreamBatchMemOpPar
   if (n == 0 || n >= 256) return CUDA_ERROR_INVALID_VALUE;
   fake_batches++;
   for (unsigned i = 0; i < n; i++) {
-    if (ops_[i].operation != CU_STREAM_MEM_OP_WRITE_VALUE_64) return CUDA_ERROR_INVALID_VALUE;
-    fake_value_writes++;
-    int r = ops.set64(ops.ctx, ops_[i].writeValue.address, ops_[i].writeValue.value64);
+    int wide = ops_[i].operation == CU_STREAM_MEM_OP_WRITE_VALUE_64;
+    if (!wide && ops_[i].operation != CU_STREAM_MEM_OP_WRITE_VALUE_32) return CUDA_ERROR_INVALID_VALUE;
+    if (wide) fake_value_writes++;
+    int r = wide ? ops.set64(ops.ctx, ops_[i].writeValue.address, ops_[i].writeValue.value64)
+                 : ops.set32(ops.ctx, ops_[i].writeValue.address, ops_[i].writeValue.value);
     if (r) return (CUresult)r;
   }
   return CUDA_SUCCESS;

@@ -2,7 +2,7 @@
  * run: a "kernel" gsan did not instrument is a cuLaunchKernel whose function
  * is its name (the fake's cuFuncGetName gives it back), and its write past
  * an allocation's end is the fake's fake_kernel_write into mapped memory.
- * Usage: test_canary clean|layout|reads|free|sync|exit|monitor|fault */
+ * Usage: test_canary clean|layout|reads|free|odd|sync|exit|monitor|fault */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -81,24 +81,36 @@ int main(int argc, char **argv) {
     /* the canary right after a 4000-byte allocation; none after 3 bytes of
      * a 7-byte one (the word is 8-aligned); a 2 MiB allocation ends at an
      * unmapped gap, a 3 MiB one has 1 MiB of slack */
-    uint64_t w[4] = {0, 0, 0, 0}, z[4] = {0, 0, 0, 0};
+    /* the fake fills new memory with 0xa5: a canary is anything else */
+    const uint64_t fill = 0xa5a5a5a5a5a5a5a5ull;
+    uint64_t w[4] = {0, 0, 0, 0};
     CUdeviceptr b, c, d;
     Alloc(&b, 2u << 20);
     Alloc(&c, 3u << 20);
     Alloc(&d, 7);
+    CUdeviceptr e, f;
+    Alloc(&e, 4004);
+    Alloc(&f, 4001);
     /* the words are gathered with the slot-table entries: on the device
      * before the next launch */
     launch("_Z4noopPfi", a);
     kread(a + 4000, w, 32);
-    printf("4000 bytes: canary words at the end: %s\n", memcmp(w, z, 32) && w[0] != w[1] ? "yes" : "NO");
+    printf("4000 bytes: canary words at the end: %s\n", w[0] != fill && w[3] != fill && w[0] != w[1] ? "yes" : "NO");
     printf("2 MiB: last byte mapped: %s, the byte after: %s\n", mapped(b + (2u << 20) - 1) ? "yes" : "no",
            mapped(b + (2u << 20)) ? "mapped" : "unmapped");
     kread(c + (3u << 20), w, 8);
     printf("3 MiB: the byte after mapped: %s, canary there: %s\n", mapped(c + (3u << 20)) ? "yes" : "no",
-           w[0] ? "yes" : "NO");
+           w[0] != fill ? "yes" : "NO");
     kread(d + 8, w, 8);
-    printf("7 bytes: canary from byte 8: %s\n", w[0] ? "yes" : "NO");
-    Free(b), Free(c), Free(d);
+    printf("7 bytes: canary from byte 8: %s\n", w[0] != fill ? "yes" : "NO");
+    uint32_t h4 = 0, z4 = 0;
+    kread(e + 4004, &h4, 4);
+    kread(f + 4001, &z4, 3);
+    printf("4004 bytes: canary from byte 4004: %s; 4001 bytes: bytes 4001-4003 left as they were: %s\n",
+           h4 != (uint32_t)fill ? "yes" : "NO", z4 == 0xa5a5a5 ? "yes" : "NO");
+    kread(f + 4004, &h4, 4);
+    printf("4001 bytes: canary from byte 4004: %s\n", h4 != (uint32_t)fill ? "yes" : "NO");
+    Free(b), Free(c), Free(d), Free(e), Free(f);
     Free(a);
   } else if (!strcmp(sc, "reads")) {
     /* what the checks cost: no read for allocations no kernel ran after */
@@ -117,6 +129,12 @@ int main(int argc, char **argv) {
   } else if (!strcmp(sc, "free")) {
     overflow(a, 4000, 3);
     printf("free: %d\n", Free(a));
+  } else if (!strcmp(sc, "odd")) {
+    /* one float past an odd count of them: the 4 bytes right after the end */
+    CUdeviceptr o;
+    Alloc(&o, 1001 * 4);
+    overflow(o, 4004, 0);
+    printf("free: %d\n", Free(o));
   } else if (!strcmp(sc, "sync")) {
     overflow(a, 4000, 9);
     printf("sync: %d\n", Sync());
