@@ -4,18 +4,21 @@
 // allocation, its line, and the kernel: at cudaFree (the monitor and the
 // synchronising calls told to wait 10 s), or at cudaDeviceSynchronize
 // ("sync", canary_check_ms=0: every synchronising call checks, the monitor
-// does not).
+// does not). "odd": 1001 floats, whose end is 4 bytes past an 8-byte
+// boundary, where the canary starts with a 4-byte word.
 // REQUIRES: gpu
 // RUN: nvcc %sass_only -g -o %t %s
 // RUN: %python %tools/exit_status.py --output %t.free 1 timeout 300 %gsan run --opt canary_check_ms=10000 -- %t
 // RUN: %FileCheck --check-prefix=FREE %s < %t.free
 // RUN: %python %tools/exit_status.py --output %t.sync 1 timeout 300 %gsan run --opt canary_check_ms=0 -- %t sync
 // RUN: %FileCheck --check-prefix=SYNC %s < %t.sync
+// RUN: %python %tools/exit_status.py --output %t.odd 1 timeout 300 %gsan run --opt canary_check_ms=10000 -- %t odd
+// RUN: %FileCheck --check-prefix=ODD %s < %t.odd
 // FREE: ERROR: GPUSanitizer: global-canary-overflow on address
 // FREE-NEXT: canary after the allocation's end broken, found at cuMemFree
 // FREE-NEXT: is located 0 bytes after 4000-byte region
 // FREE-NEXT: allocated by host thread T0 here:
-// FREE: slack_overflow.cu:36
+// FREE: slack_overflow.cu:43
 // FREE: kernels launched since the last clean check
 // FREE-NEXT: one_past(float*, int)
 // FREE: SUMMARY: GPUSanitizer: global-canary-overflow 0 bytes after 4000-byte region
@@ -23,6 +26,9 @@
 // SYNC-NEXT: found at cuCtxSynchronize
 // SYNC-NEXT: is located 0 bytes after 4000-byte region
 // SYNC: one_past(float*, int)
+// ODD: ERROR: GPUSanitizer: global-canary-overflow on address
+// ODD-NEXT: found at cuMemFree
+// ODD-NEXT: is located 0 bytes after 4004-byte region
 #include <cstdio>
 #include <cstring>
 
@@ -32,9 +38,10 @@ __global__ void one_past(float *p, int n) {
 }
 
 int main(int argc, char **argv) {
+  const int n = argc > 1 && !strcmp(argv[1], "odd") ? 1001 : 1000;
   float *p;
-  if (cudaMalloc(&p, 1000 * sizeof(float)) != cudaSuccess) return 2;
-  one_past<<<4, 256>>>(p, 1000);
+  if (cudaMalloc(&p, n * sizeof(float)) != cudaSuccess) return 2;
+  one_past<<<4, 256>>>(p, n);
   cudaError_t e = cudaDeviceSynchronize();
   printf("sync: %d\n", (int)e);
   if (argc < 2 || strcmp(argv[1], "sync")) printf("free: %d\n", (int)cudaFree(p));
