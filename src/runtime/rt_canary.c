@@ -432,24 +432,8 @@ void rt_canary_tick(void) {
   report(b, n, "a check by the monitor thread", k, nk, launches);
 }
 
-/* at exit, every live allocation of every device: their bases gathered
- * first (the arena's walk holds a class lock, which a check takes too) */
-typedef struct lives {
-  rt_alloc_info *p;
-  size_t n, cap;
-} lives;
-
-static void gather(void *arg, const rt_alloc_info *info) {
-  lives *l = arg;
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 256;
-    rt_alloc_info *p = realloc(l->p, cap * sizeof *p);
-    if (!p) return;
-    l->p = p, l->cap = cap;
-  }
-  l->p[l->n++] = *info;
-}
-
+/* at exit, every live allocation of every device: gathered first (the
+ * arena's walk holds a class lock, which a check takes too) */
 void rt_canary_exit(void) {
   if (!rt_gsan_is_ready() || !on()) return;
   static broken b[RECENT];
@@ -457,8 +441,8 @@ void rt_canary_exit(void) {
   pthread_mutex_lock(&cs.lock);
   for (int k = 0; k < RT_MAX_DEVICES; k++) {
     rt_dev *d = &rt_gsan.dev[k];
-    lives all = {NULL, 0, 0};
-    if (d->ready) rt_arena_foreach_live(d->arena, gather, &all);
+    rt_live_list all = {NULL, 0, 0};
+    if (d->ready) rt_arena_foreach_live(d->arena, rt_gsan_note_live, &all);
     for (size_t i = 0; i < all.n && n < RECENT; i++)
       n += (unsigned)(!unchanged(d, &all.p[i]) && check_one(all.p[i].base, &b[n]));
     free(all.p);

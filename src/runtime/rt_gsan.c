@@ -369,10 +369,9 @@ typedef struct leak_list { rt_leak l[LEAKS_LISTED]; unsigned n; uint64_t count, 
 
 /* allocations: those live in a context about to be reset (to forget), and
  * those a reset took before the program freed them (leaks, at exit) */
-typedef struct live_list { rt_alloc_info *p; size_t n, cap; } live_list;
-static live_list gone;
-static void note_live(void *arg, const rt_alloc_info *info) {
-  live_list *l = arg;
+static rt_live_list gone;
+void rt_gsan_note_live(void *arg, const rt_alloc_info *info) {
+  rt_live_list *l = arg;
   if (l->n == l->cap) {
     size_t cap = l->cap ? 2 * l->cap : 256;
     rt_alloc_info *p = realloc(l->p, cap * sizeof *p);
@@ -590,11 +589,11 @@ static void forget_context(rt_dev *d, int alive) {
    * use of one is a use after free), and, as the program never freed them,
    * leaks at exit (as compute-sanitizer reports them at the reset) */
   rt_canary_forget_device(d);
-  live_list l = {NULL, 0, 0};
-  rt_arena_foreach_live(d->arena, note_live, &l);
+  rt_live_list l = {NULL, 0, 0};
+  rt_arena_foreach_live(d->arena, rt_gsan_note_live, &l);
   for (size_t i = 0; i < l.n; i++) {
     rt_arena_free(d->arena, l.p[i].base, NULL);
-    if (!l.p[i].kept) note_live(&gone, &l.p[i]);
+    if (!l.p[i].kept) rt_gsan_note_live(&gone, &l.p[i]);
   }
   free(l.p);
   if (pushed) {
