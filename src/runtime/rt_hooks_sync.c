@@ -49,12 +49,12 @@ static CUresult w_CtxSynchronize13(CUcontext c) { return waited(real_CtxSynchron
 static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchronize(e), 0, "cuEventSynchronize"); }
 
 #define SYNC_WRAPPERS(V)                                                                                       \
-  static CUresult w_StreamSynchronize##V(CUstream s) {                                            \
-    return waited(real.StreamSynchronize[V](s), 0, "cuStreamSynchronize");                                   \
-  }                                                                                                                \
+  static CUresult w_StreamSynchronize##V(CUstream s) {                                                         \
+    return waited(real.StreamSynchronize[V](s), 0, "cuStreamSynchronize");                                     \
+  }                                                                                                            \
   static CUresult w_StreamQuery##V(CUstream s) {                                                              \
     CUresult r = real.StreamQuery[V](s);                                                                       \
-    return r == CUDA_ERROR_NOT_READY ? r : waited(r, 0, "cuStreamQuery");                                                       \
+    return r == CUDA_ERROR_NOT_READY ? r : waited(r, 0, "cuStreamQuery");                                      \
   }                                                                                                            \
   static CUresult w_LaunchKernel##V(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,         \
                                      unsigned by, unsigned bz, unsigned shmem, CUstream s, void **args,        \

@@ -90,10 +90,10 @@ static int queued(cuda_vmm *v, CUresult r) {
  * stream writes of that width gets a copy and a wait, from then on (under
  * v->lock) */
 static CUresult write_now(cuda_vmm *v, uint64_t addr, uint64_t value, int wide) {
-  if (v->stream) {
+  /* a driver without 32-bit stream writes: that write alone is a copy */
+  if (v->stream && (wide || v->api.StreamWriteValue32)) {
     CUresult r = wide ? v->api.StreamWriteValue64(v->stream, addr, value, CU_STREAM_WRITE_VALUE_DEFAULT)
-                 : v->api.StreamWriteValue32 ? v->api.StreamWriteValue32(v->stream, addr, (cuuint32_t)value, CU_STREAM_WRITE_VALUE_DEFAULT)
-                                             : CUDA_ERROR_NOT_SUPPORTED;
+                      : v->api.StreamWriteValue32(v->stream, addr, (cuuint32_t)value, CU_STREAM_WRITE_VALUE_DEFAULT);
     if (r != CUDA_ERROR_NOT_SUPPORTED) return r;
     if (v->async) v->api.StreamSynchronize(v->stream);
     v->stream = NULL;
