@@ -285,12 +285,16 @@ rt_status rt_canary_free(rt_dev *d, uint64_t ptr, rt_alloc_info *info, const cha
 static fn_entry *function(CUfunction f) {
   for (unsigned i = 0; i < cs.nfns; i++)
     if (cs.fns[i].f == f) return &cs.fns[i];
+  /* past NAMES functions, one entry is asked again at each launch, and a
+   * name the log may still point to must not change under it */
   static fn_entry spare;
   fn_entry *e = cs.nfns < NAMES ? &cs.fns[cs.nfns++] : &spare;
   memset(e, 0, sizeof *e);
   e->f = f;
   const char *name = NULL;
-  if ((!cs.FuncGetName || cs.FuncGetName(&name, f) != CUDA_SUCCESS || !name) &&
+  if (e == &spare)
+    name = "(one of the kernels beyond the first 128, whose names gsan does not keep)";
+  else if ((!cs.FuncGetName || cs.FuncGetName(&name, f) != CUDA_SUCCESS || !name) &&
       (!cs.KernelGetName || cs.KernelGetName(&name, (CUkernel)f) != CUDA_SUCCESS || !name))
     name = "(a kernel whose name the driver did not give)";
   char buf[1024];
