@@ -67,8 +67,8 @@ static const option table[] = {
      "calls, exit and from the monitor thread: catches overflows by kernels gsan did not instrument",
      NULL, 0, 0},
     {"canary_bytes", K_INT, FIELD(canary_bytes), "32",
-     "bytes of canary after each allocation's end (from its first 8-byte boundary; rounded down to a multiple "
-     "of 8; at most the slack there is)", NULL, 8, 256},
+     "bytes of 8-byte canary words after each allocation's end, from its next 8-byte boundary (after a 4-byte "
+     "word when the end is 4 bytes past one; rounded down to a multiple of 8; at most the slack there is)", NULL, 8, 256},
     {"canary_check_ms", K_INT, FIELD(canary_check_ms), "10",
      "how often, in ms, the monitor thread checks the canaries of recently used allocations while kernels run; "
      "synchronising calls check them at most that often (0: at every synchronising call, and the monitor does "
