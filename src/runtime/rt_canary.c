@@ -386,8 +386,7 @@ static void report_fault(CUresult r, const char *api) {
   pthread_mutex_unlock(&rt_gsan.lock);
 }
 
-void rt_canary_synced(CUresult r, int whole, const char *api) {
-  (void)whole; /* the stamps say what needs reading, whichever the wait */
+void rt_canary_synced(CUresult r, const char *api) {
   if (!rt_gsan_is_ready() || rt_gsan.forked) return;
   if (r == CUDA_ERROR_ILLEGAL_ADDRESS) {
     report_fault(r, api);

@@ -45,11 +45,11 @@ rt_status rt_canary_free(struct rt_dev *d, uint64_t ptr, rt_alloc_info *info, co
 /* A launch of f: logged (the kernels since the last clean check), and its
  * arena pointer parameters noted as recently used. */
 void rt_canary_launch(CUfunction f, void **params);
-/* A synchronising call returned r: the recently used allocations are
- * checked (api names the call in a report); whole: the whole device is idle (their list starts again). A
- * fault (cudaErrorIllegalAddress) is reported with the kernels launched
+/* A synchronising call (api) returned r: the recently used allocations a
+ * kernel may have written since their last check are checked. A fault
+ * (cudaErrorIllegalAddress) is reported instead, with the kernels launched
  * since the last successful synchronisation. */
-void rt_canary_synced(CUresult r, int whole, const char *api);
+void rt_canary_synced(CUresult r, const char *api);
 /* The monitor thread's check while kernels run (every canary_check_ms). */
 void rt_canary_tick(void);
 /* At exit: every live allocation is checked. */

@@ -22,17 +22,17 @@ static struct {
   CUresult (*GraphLaunch[2])(CUgraphExec, CUstream);
 } real;
 
-/* a wait (api; whole: for the whole context) has finished: what the device
- * wrote so far is there to print, and the canaries of the allocations
- * recently used to check (or the fault to report) */
-static CUresult waited(CUresult r, int whole, const char *api) {
+/* a wait (api) has finished: what the device wrote so far is there to
+ * print, and the canaries of the allocations recently used to check (or the
+ * fault to report) */
+static CUresult waited(CUresult r, const char *api) {
   rt_gsan_drain_after(r);
-  rt_canary_synced(r, whole, api);
+  rt_canary_synced(r, api);
   return r;
 }
 
 /* a launch that fails may be telling of an earlier kernel's fault */
-static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : waited(r, 0, "a kernel launch"); }
+static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : waited(r, "a kernel launch"); }
 
 /* the stream a launch goes to: 0 of the per-thread variant is the thread's */
 #define STREAM(V, s) ((V) && !(s) ? CU_STREAM_PER_THREAD : (s))
@@ -42,19 +42,19 @@ static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : waited(r, 
     if (o_ != CUDA_SUCCESS) return launched(o_);     \
   } while (0)
 
-static CUresult w_CtxSynchronize(void) { return waited(rt_gsan.cu.CtxSynchronize(), 1, "cuCtxSynchronize"); }
+static CUresult w_CtxSynchronize(void) { return waited(rt_gsan.cu.CtxSynchronize(), "cuCtxSynchronize"); }
 /* CUDA 13's form, with the context to wait for */
 static CUresult (*real_CtxSynchronize13)(CUcontext);
-static CUresult w_CtxSynchronize13(CUcontext c) { return waited(real_CtxSynchronize13(c), 1, "cuCtxSynchronize"); }
-static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchronize(e), 0, "cuEventSynchronize"); }
+static CUresult w_CtxSynchronize13(CUcontext c) { return waited(real_CtxSynchronize13(c), "cuCtxSynchronize"); }
+static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchronize(e), "cuEventSynchronize"); }
 
 #define SYNC_WRAPPERS(V)                                                                                       \
   static CUresult w_StreamSynchronize##V(CUstream s) {                                                         \
-    return waited(real.StreamSynchronize[V](s), 0, "cuStreamSynchronize");                                     \
+    return waited(real.StreamSynchronize[V](s), "cuStreamSynchronize");                                        \
   }                                                                                                            \
   static CUresult w_StreamQuery##V(CUstream s) {                                                              \
     CUresult r = real.StreamQuery[V](s);                                                                       \
-    return r == CUDA_ERROR_NOT_READY ? r : waited(r, 0, "cuStreamQuery");                                      \
+    return r == CUDA_ERROR_NOT_READY ? r : waited(r, "cuStreamQuery");                                         \
   }                                                                                                            \
   static CUresult w_LaunchKernel##V(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,         \
                                      unsigned by, unsigned bz, unsigned shmem, CUstream s, void **args,        \
