@@ -536,3 +536,5 @@ void rt_arena_get_stats(rt_arena *a, rt_arena_stats *s) {
 }
 
 int rt_arena_last_error(const rt_arena *a) { return atomic_load(&a->last_error); }
+
+uint64_t rt_arena_seq(const rt_arena *a) { return atomic_load(&((rt_arena *)a)->seq); }

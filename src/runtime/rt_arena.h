@@ -92,5 +92,7 @@ typedef struct rt_arena_stats {
 } rt_arena_stats;
 void rt_arena_get_stats(rt_arena *a, rt_arena_stats *s);
 int rt_arena_last_error(const rt_arena *a);
+/* the allocation number (rt_alloc_info.seq) the latest allocation got */
+uint64_t rt_arena_seq(const rt_arena *a);
 
 #endif

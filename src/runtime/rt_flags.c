@@ -62,6 +62,17 @@ static const option table[] = {
     {"malloc_context_size", K_INT, FIELD(malloc_context_size), "32",
      "host stack frames kept for each allocation and free, shown in reports and matched by leak suppressions "
      "(0: none captured, the cheapest)", NULL, 0, 32},
+    {"canaries", K_BOOL, FIELD(canaries), "1",
+     "write canary words into the slack after each allocation's end and check them at frees, synchronising "
+     "calls, exit and from the monitor thread: catches overflows by kernels gsan did not instrument",
+     NULL, 0, 0},
+    {"canary_bytes", K_INT, FIELD(canary_bytes), "32",
+     "bytes of 8-byte canary words after each allocation's end, from its next 8-byte boundary (after a 4-byte "
+     "word when the end is 4 bytes past one; rounded down to a multiple of 8; at most the slack there is)", NULL, 8, 256},
+    {"canary_check_ms", K_INT, FIELD(canary_check_ms), "10",
+     "how often, in ms, the monitor thread checks the canaries of recently used allocations while kernels run; "
+     "synchronising calls check them at most that often (0: at every synchronising call, and the monitor does "
+     "not check)", NULL, 0, 10000},
     {"handle_signals", K_BOOL, FIELD(handle_signals), "1",
      "on SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE and SIGILL, where the program left them "
      "at their default, print the pending device reports before the signal ends the run",

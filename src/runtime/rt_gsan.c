@@ -7,6 +7,7 @@
  * in rt_hooks_*.c. */
 #include "rt_gsan.h"
 
+#include "rt_canary.h"
 #include "rt_depot.h"
 #include "rt_foreign.h"
 #include "rt_unwind.h"
@@ -192,6 +193,7 @@ void rt_gsan_init_driver(void *get_proc) {
     *(void **)&rt_gsan.vmm_api.MemGetAllocationGranularity = rt_gsan_real("cuMemGetAllocationGranularity");
     *(void **)&rt_gsan.vmm_api.CtxSynchronize = rt_gsan_real("cuCtxSynchronize");
     *(void **)&rt_gsan.vmm_api.StreamWriteValue64 = rt_gsan_real("cuStreamWriteValue64");
+    *(void **)&rt_gsan.vmm_api.StreamWriteValue32 = rt_gsan_real("cuStreamWriteValue32");
     *(void **)&rt_gsan.vmm_api.StreamBatchMemOp = rt_gsan_real("cuStreamBatchMemOp");
     *(void **)&rt_gsan.vmm_api.MemsetD8Async = rt_gsan_real("cuMemsetD8Async");
     *(void **)&rt_gsan.vmm_api.StreamSynchronize = rt_gsan_real("cuStreamSynchronize");
@@ -311,7 +313,10 @@ static void *monitor(void *arg) {
   (void)arg;
   rt_exit_monitor_signals();
   while (!rt_gsan.stop) {
-    if (!rt_exit_wait((unsigned)rt_gsan.flags.monitor_ms)) rt_gsan_drain(0);
+    if (!rt_exit_wait((unsigned)rt_gsan.flags.monitor_ms)) {
+      rt_gsan_drain(0);
+      rt_canary_tick();
+    }
   }
   return NULL;
 }
@@ -364,10 +369,9 @@ typedef struct leak_list { rt_leak l[LEAKS_LISTED]; unsigned n; uint64_t count, 
 
 /* allocations: those live in a context about to be reset (to forget), and
  * those a reset took before the program freed them (leaks, at exit) */
-typedef struct live_list { rt_alloc_info *p; size_t n, cap; } live_list;
-static live_list gone;
-static void note_live(void *arg, const rt_alloc_info *info) {
-  live_list *l = arg;
+static rt_live_list gone;
+void rt_gsan_note_live(void *arg, const rt_alloc_info *info) {
+  rt_live_list *l = arg;
   if (l->n == l->cap) {
     size_t cap = l->cap ? 2 * l->cap : 256;
     rt_alloc_info *p = realloc(l->p, cap * sizeof *p);
@@ -469,6 +473,7 @@ static void at_exit(void) {
   rt_exit_wake();
   pthread_join(rt_gsan.monitor, NULL);
   rt_gsan_last_words();
+  rt_canary_exit();
   /* like LeakSanitizer: leaks matter only in a run with no other error (a
    * program stopped by one rarely gets to free its memory) */
   if (rt_gsan.flags.leak_check && !rt_gsan.log.reports) {
@@ -583,11 +588,12 @@ static void forget_context(rt_dev *d, int alive) {
   /* the allocations go with the context: freed without a report (a later
    * use of one is a use after free), and, as the program never freed them,
    * leaks at exit (as compute-sanitizer reports them at the reset) */
-  live_list l = {NULL, 0, 0};
-  rt_arena_foreach_live(d->arena, note_live, &l);
+  rt_canary_forget_device(d);
+  rt_live_list l = {NULL, 0, 0};
+  rt_arena_foreach_live(d->arena, rt_gsan_note_live, &l);
   for (size_t i = 0; i < l.n; i++) {
     rt_arena_free(d->arena, l.p[i].base, NULL);
-    if (!l.p[i].kept) note_live(&gone, &l.p[i]);
+    if (!l.p[i].kept) rt_gsan_note_live(&gone, &l.p[i]);
   }
   free(l.p);
   if (pushed) {

@@ -171,6 +171,12 @@ int rt_gsan_order_launch(CUstream s);
  * nodes that run later, and waiting on it would end the capture */
 int rt_gsan_capturing(CUstream s);
 
+/* A list of allocations, grown by rt_gsan_note_live (an rt_arena_foreach_live
+ * callback; the caller frees p): taken while the arena's walk holds a class
+ * lock, and worked on after it. */
+typedef struct rt_live_list { rt_alloc_info *p; size_t n, cap; } rt_live_list;
+void rt_gsan_note_live(void *arg, const rt_alloc_info *info);
+
 /* the host stacks a report shows: where the region was allocated and freed,
  * and the call being reported (symbolised when printed: reports are rare) */
 typedef struct rt_stacks {

@@ -9,6 +9,7 @@
  * checked as the arena's are. */
 #include "rt_gsan.h"
 
+#include "rt_canary.h"
 #include "rt_depot.h"
 #include "rt_foreign.h"
 
@@ -42,6 +43,7 @@ static CUresult arena_alloc(rt_dev *d, CUdeviceptr *dptr, size_t size) {
   rt_status st = rt_arena_alloc(d->arena, size, &p);
   if (st == RT_OK) {
     rt_depot_note_alloc(p, rt_gsan_stack_here());
+    rt_canary_put(d, p);
     *dptr = p;
     return CUDA_SUCCESS;
   }
@@ -94,7 +96,7 @@ static void report_free(const char *kind, const char *api, CUdeviceptr ptr, cons
 static CUresult arena_free(rt_dev *d, CUdeviceptr ptr, const char *api) {
   rt_gsan_drain(0);
   rt_alloc_info info;
-  rt_status st = rt_arena_free(d->arena, ptr, &info);
+  rt_status st = rt_canary_free(d, ptr, &info, api);
   if (st == RT_OK) {
     rt_depot_note_free(ptr, rt_gsan_stack_here());
     return CUDA_SUCCESS;

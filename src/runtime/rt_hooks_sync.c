@@ -7,6 +7,8 @@
  * there). The monitor thread covers kernels that are still running. */
 #include "rt_gsan.h"
 
+#include "rt_canary.h"
+
 /* the driver's functions, per variant: [0] legacy stream, [1] per-thread stream */
 static struct {
   CUresult (*StreamSynchronize[2])(CUstream);
@@ -20,11 +22,17 @@ static struct {
   CUresult (*GraphLaunch[2])(CUgraphExec, CUstream);
 } real;
 
-/* a wait has finished: what the device wrote so far is there to print */
-static CUresult waited(CUresult r) { return rt_gsan_drain_after(r); }
+/* a wait (api) has finished: what the device wrote so far is there to
+ * print, and the canaries of the allocations recently used to check (or the
+ * fault to report) */
+static CUresult waited(CUresult r, const char *api) {
+  rt_gsan_drain_after(r);
+  rt_canary_synced(r, api);
+  return r;
+}
 
 /* a launch that fails may be telling of an earlier kernel's fault */
-static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : rt_gsan_drain_after(r); }
+static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : waited(r, "a kernel launch"); }
 
 /* the stream a launch goes to: 0 of the per-thread variant is the thread's */
 #define STREAM(V, s) ((V) && !(s) ? CU_STREAM_PER_THREAD : (s))
@@ -34,36 +42,42 @@ static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : rt_gsan_dr
     if (o_ != CUDA_SUCCESS) return launched(o_);     \
   } while (0)
 
-static CUresult w_CtxSynchronize(void) { return waited(rt_gsan.cu.CtxSynchronize()); }
+static CUresult w_CtxSynchronize(void) { return waited(rt_gsan.cu.CtxSynchronize(), "cuCtxSynchronize"); }
 /* CUDA 13's form, with the context to wait for */
 static CUresult (*real_CtxSynchronize13)(CUcontext);
-static CUresult w_CtxSynchronize13(CUcontext c) { return waited(real_CtxSynchronize13(c)); }
-static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchronize(e)); }
+static CUresult w_CtxSynchronize13(CUcontext c) { return waited(real_CtxSynchronize13(c), "cuCtxSynchronize"); }
+static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchronize(e), "cuEventSynchronize"); }
 
 #define SYNC_WRAPPERS(V)                                                                                       \
-  static CUresult w_StreamSynchronize##V(CUstream s) { return waited(real.StreamSynchronize[V](s)); }         \
+  static CUresult w_StreamSynchronize##V(CUstream s) {                                                         \
+    return waited(real.StreamSynchronize[V](s), "cuStreamSynchronize");                                        \
+  }                                                                                                            \
   static CUresult w_StreamQuery##V(CUstream s) {                                                              \
     CUresult r = real.StreamQuery[V](s);                                                                       \
-    return r == CUDA_ERROR_NOT_READY ? r : waited(r);                                                          \
+    return r == CUDA_ERROR_NOT_READY ? r : waited(r, "cuStreamQuery");                                         \
   }                                                                                                            \
   static CUresult w_LaunchKernel##V(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,         \
                                      unsigned by, unsigned bz, unsigned shmem, CUstream s, void **args,        \
                                      void **extra) {                                                           \
     ORDERED(STREAM(V, s));                                                                                     \
+    rt_canary_launch(f, args);                                                                                 \
     return launched(real.LaunchKernel[V](f, gx, gy, gz, bx, by, bz, shmem, s, args, extra));                  \
   }                                                                                                            \
   static CUresult w_LaunchKernelEx##V(const CUlaunchConfig *c, CUfunction f, void **args, void **extra) {     \
     if (c) ORDERED(STREAM(V, c->hStream));                                                                     \
+    rt_canary_launch(f, args);                                                                                 \
     return launched(real.LaunchKernelEx[V](c, f, args, extra));                                               \
   }                                                                                                            \
   static CUresult w_LaunchCooperativeKernel##V(CUfunction f, unsigned gx, unsigned gy, unsigned gz,           \
                                                unsigned bx, unsigned by, unsigned bz, unsigned shmem,          \
                                                CUstream s, void **args) {                                      \
     ORDERED(STREAM(V, s));                                                                                     \
+    rt_canary_launch(f, args);                                                                                 \
     return launched(real.LaunchCooperativeKernel[V](f, gx, gy, gz, bx, by, bz, shmem, s, args));              \
   }                                                                                                            \
   static CUresult w_GraphLaunch##V(CUgraphExec g, CUstream s) {                                               \
     ORDERED(STREAM(V, s));                                                                                     \
+    rt_canary_launch(NULL, NULL);                                                                              \
     return launched(real.GraphLaunch[V](g, s));                                                               \
   }
 SYNC_WRAPPERS(0)

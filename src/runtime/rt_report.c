@@ -282,3 +282,78 @@ void rt_report_unrecorded(rt_log *log, const rt_err_unrecorded *e) {
          log->pid, (unsigned long long)e->count, e->device, e->capacity);
   fflush(log->out);
 }
+
+/* the kernels a canary or fault report names: those launched since a point */
+static void text_kernels(rt_log *log, const char *since, const char *const *k, unsigned n, uint64_t launches) {
+  emit(log, "kernels launched since the last %s (%llu launch%s, the last %u distinct listed, latest last):\n", since,
+       (unsigned long long)launches, launches == 1 ? "" : "es", n);
+  for (unsigned i = 0; i < n; i++) emit(log, "    %s\n", k[i]);
+}
+
+static void json_kernels(rt_log *log, const char *const *k, unsigned n, uint64_t launches) {
+  emit(log, ",\"launches\":%llu,\"kernels\":[", (unsigned long long)launches);
+  for (unsigned i = 0; i < n; i++) {
+    if (i) emit(log, ",");
+    json_str(log, k[i]);
+  }
+  emit(log, "]");
+}
+
+void rt_report_canary(rt_log *log, const rt_err_canary *e) {
+  const rt_region *r = &e->region;
+  uint64_t end = r->base + r->size;
+  log->reports++;
+  if (log->json) {
+    emit(log, "{\"pid\":%ld,\"kind\":\"global-canary-overflow\",\"address\":\"0x%llx\",\"offset\":%llu,\"found_at\":",
+         log->pid, (unsigned long long)e->addr, (unsigned long long)(e->addr - end));
+    json_str(log, e->found_at);
+    json_kernels(log, e->kernels, e->nkernels, e->launches);
+    json_region(log, r);
+    emit(log, "}\n");
+    fflush(log->out);
+    return;
+  }
+  text_header(log, "global-canary-overflow", e->addr);
+  emit(log, "canary after the allocation's end broken, found at %s (a write by code gsan did not instrument)\n",
+       e->found_at);
+  text_where(log, e->addr, r);
+  text_stack(log, "allocated", r->allocated, r->thread);
+  text_kernels(log, "clean check", e->kernels, e->nkernels, e->launches);
+  emit(log, "SUMMARY: GPUSanitizer: global-canary-overflow %llu bytes after %llu-byte region [0x%llx,0x%llx)\n",
+       (unsigned long long)(e->addr - end), (unsigned long long)r->size, (unsigned long long)r->base,
+       (unsigned long long)end);
+  fflush(log->out);
+}
+
+void rt_report_fault(rt_log *log, const rt_err_fault *e) {
+  log->reports++;
+  if (log->json) {
+    emit(log, "{\"pid\":%ld,\"kind\":\"illegal-address\",\"api\":", log->pid);
+    json_str(log, e->api);
+    emit(log, ",\"code\":%d", e->code);
+    json_kernels(log, e->kernels, e->nkernels, e->launches);
+    emit(log, ",\"guard_gaps\":[");
+    for (unsigned i = 0; i < e->ngaps; i++) {
+      emit(log, "%s{\"base\":\"0x%llx\",\"size\":%llu", i ? "," : "", (unsigned long long)e->gaps[i].base,
+           (unsigned long long)e->gaps[i].size);
+      json_stack(log, "allocated_by", e->gaps[i].allocated);
+      emit(log, "}");
+    }
+    emit(log, "]}\n");
+    fflush(log->out);
+    return;
+  }
+  emit(log, "=================================================================\n");
+  emit(log, "==%ld==ERROR: GPUSanitizer: illegal-address: %s returned %d (a kernel faulted)\n", log->pid, e->api,
+       e->code);
+  text_kernels(log, "successful synchronisation", e->kernels, e->nkernels, e->launches);
+  if (e->ngaps) emit(log, "recently used allocations that end at an unmapped guard gap (a write past their end faults):\n");
+  for (unsigned i = 0; i < e->ngaps; i++) {
+    uint64_t end = e->gaps[i].base + e->gaps[i].size;
+    emit(log, "  %llu-byte region [0x%llx,0x%llx)\n", (unsigned long long)e->gaps[i].size,
+         (unsigned long long)e->gaps[i].base, (unsigned long long)end);
+    text_stack(log, "  allocated", e->gaps[i].allocated, e->gaps[i].thread);
+  }
+  emit(log, "SUMMARY: GPUSanitizer: illegal-address in %s\n", e->kernels && e->nkernels ? e->kernels[e->nkernels - 1] : "?");
+  fflush(log->out);
+}

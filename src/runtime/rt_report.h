@@ -83,6 +83,30 @@ typedef struct rt_err_unrecorded {
   uint32_t capacity; /* ring_capacity */
 } rt_err_unrecorded;
 
+/* A broken canary after an allocation (rt_canary.h): found at a free, a
+ * synchronising call, by the monitor or at exit. */
+typedef struct rt_err_canary {
+  const char *found_at;         /* "cuMemFree", "cuCtxSynchronize", "the monitor thread", "exit" */
+  uint64_t addr;                /* the first broken byte */
+  rt_region region;             /* the allocation, with its stack */
+  const char *const *kernels;   /* kernels launched since the last clean check, latest last */
+  unsigned nkernels;
+  uint64_t launches;            /* launches since then, in all */
+} rt_err_canary;
+
+/* A synchronising call returned a device fault (cudaErrorIllegalAddress):
+ * the kernels launched since the last successful synchronisation, and the
+ * recently used allocations that end at an unmapped guard gap. */
+typedef struct rt_err_fault {
+  const char *api;
+  int code;
+  const char *const *kernels;
+  unsigned nkernels;
+  uint64_t launches;
+  const rt_region *gaps;
+  unsigned ngaps;
+} rt_err_fault;
+
 /* The kind of a device error, from the site (what bounded the check) and
  * the state of the allocation the record's bounds came from. */
 const char *rt_classify_device(const rt_site *site, const gsan_record *rec, int slot_state);
@@ -93,6 +117,8 @@ void rt_report_host_range(rt_log *log, const rt_err_host_range *e);
 void rt_report_leaks(rt_log *log, const rt_err_leaks *e);
 void rt_report_repeats(rt_log *log, const rt_err_repeats *e);
 void rt_report_unrecorded(rt_log *log, const rt_err_unrecorded *e);
+void rt_report_canary(rt_log *log, const rt_err_canary *e);
+void rt_report_fault(rt_log *log, const rt_err_fault *e);
 
 /* "saxpy(float*, float const*, int)" from "_Z5saxpyPKfPfi", written to buf;
  * the input itself when it is not a mangled name. */

@@ -24,6 +24,9 @@ typedef struct rt_vmm {
    * once a page is there. Every write and zero is in place, in the order
    * made, before any kernel launched after it reads it. */
   int (*set64)(void *ctx, uint64_t addr, uint64_t value);
+  /* 4 bytes at addr (4-aligned), in the same order as set64's writes: the
+   * canary word right after an end that is 4- but not 8-aligned */
+  int (*set32)(void *ctx, uint64_t addr, uint32_t value);
   /* zeros over a new table page */
   int (*zero)(void *ctx, uint64_t addr, uint64_t size);
   uint64_t granule;   /* allocation granularity: 2 MiB on the H100 */

@@ -86,18 +86,28 @@ static int queued(cuda_vmm *v, CUresult r) {
   return r;
 }
 
-/* one entry on the stream now; a device without 64-bit stream writes gets a
- * copy and a wait, from then on (under v->lock) */
-static CUresult write_now(cuda_vmm *v, uint64_t addr, uint64_t value) {
-  if (v->stream) {
-    CUresult r = v->api.StreamWriteValue64(v->stream, addr, value, CU_STREAM_WRITE_VALUE_DEFAULT);
+/* one write of 8 bytes (or 4: wide 0) on the stream now; a device without
+ * stream writes of that width gets a copy and a wait, from then on (under
+ * v->lock) */
+static CUresult write_now(cuda_vmm *v, uint64_t addr, uint64_t value, int wide) {
+  /* a driver without 32-bit stream writes: that write alone is a copy */
+  if (v->stream && (wide || v->api.StreamWriteValue32)) {
+    CUresult r = wide ? v->api.StreamWriteValue64(v->stream, addr, value, CU_STREAM_WRITE_VALUE_DEFAULT)
+                      : v->api.StreamWriteValue32(v->stream, addr, (cuuint32_t)value, CU_STREAM_WRITE_VALUE_DEFAULT);
     if (r != CUDA_ERROR_NOT_SUPPORTED) return r;
     if (v->async) v->api.StreamSynchronize(v->stream);
     v->stream = NULL;
     v->async = 0;
   }
-  CUresult r = v->api.MemcpyHtoD(addr, &value, 8);
+  uint32_t narrow = (uint32_t)value;
+  CUresult r = v->api.MemcpyHtoD(addr, wide ? (const void *)&value : (const void *)&narrow, wide ? 8 : 4);
   return r == CUDA_SUCCESS && v->api.CtxSynchronize ? v->api.CtxSynchronize() : r;
+}
+
+/* a gathered operation written now */
+static CUresult write_op(cuda_vmm *v, const CUstreamBatchMemOpParams *op) {
+  int wide = op->writeValue.operation == CU_STREAM_MEM_OP_WRITE_VALUE_64;
+  return write_now(v, op->writeValue.address, wide ? op->writeValue.value64 : op->writeValue.value, wide);
 }
 
 /* the gathered entries onto the stream, in order (under v->lock); on an
@@ -111,12 +121,11 @@ static CUresult flush(cuda_vmm *v) {
   if (r != CUDA_ERROR_NOT_SUPPORTED) return r;
   v->no_batch = 1;
   r = CUDA_SUCCESS;
-  for (unsigned i = 0; i < n && r == CUDA_SUCCESS; i++)
-    r = write_now(v, v->batch[i].writeValue.address, v->batch[i].writeValue.value64);
+  for (unsigned i = 0; i < n && r == CUDA_SUCCESS; i++) r = write_op(v, &v->batch[i]);
   return r;
 }
 
-static int cv_set64(void *ctx, uint64_t addr, uint64_t value) {
+static int set_value(void *ctx, uint64_t addr, uint64_t value, int wide) {
   cuda_vmm *v = ctx;
   pthread_mutex_lock(&v->lock);
   if (v->async && v->api.StreamBatchMemOp && !v->no_batch) {
@@ -127,19 +136,23 @@ static int cv_set64(void *ctx, uint64_t addr, uint64_t value) {
     if (!v->no_batch) {
       CUstreamBatchMemOpParams *op = &v->batch[v->nbatch++];
       memset(op, 0, sizeof *op);
-      op->writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
+      op->writeValue.operation = wide ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32;
       op->writeValue.address = addr;
-      op->writeValue.value64 = value;
+      if (wide) op->writeValue.value64 = value;
+      else op->writeValue.value = (cuuint32_t)value;
       return queued(v, r);
     }
   }
-  CUresult r = write_now(v, addr, value);
+  CUresult r = write_now(v, addr, value, wide);
   if (!v->stream) {
     pthread_mutex_unlock(&v->lock);
     return r;
   }
   return queued(v, r);
 }
+
+static int cv_set64(void *ctx, uint64_t addr, uint64_t value) { return set_value(ctx, addr, value, 1); }
+static int cv_set32(void *ctx, uint64_t addr, uint32_t value) { return set_value(ctx, addr, value, 0); }
 
 static int cv_zero(void *ctx, uint64_t addr, uint64_t size) {
   cuda_vmm *v = ctx;
@@ -201,7 +214,7 @@ void rt_vmm_cuda_detach(rt_vmm *vm, int write) {
   v->async = 0;
   unsigned n = v->nbatch;
   v->nbatch = 0;
-  for (unsigned i = 0; write && i < n; i++) write_now(v, v->batch[i].writeValue.address, v->batch[i].writeValue.value64);
+  for (unsigned i = 0; write && i < n; i++) write_op(v, &v->batch[i]);
   __atomic_store_n(&v->done, v->queued, __ATOMIC_RELEASE);
   v->recorded = v->queued;
   pthread_mutex_unlock(&v->lock);
@@ -220,7 +233,7 @@ int rt_vmm_cuda(rt_vmm *out, const rt_cuda_api *api, int device) {
     return r ? r : CUDA_ERROR_UNKNOWN;
   }
   pthread_mutex_init(&v->lock, NULL);
-  rt_vmm vm = {v, cv_reserve, cv_unreserve, cv_create, cv_release, cv_map, cv_unmap, cv_set64, cv_zero, g};
+  rt_vmm vm = {v, cv_reserve, cv_unreserve, cv_create, cv_release, cv_map, cv_unmap, cv_set64, cv_set32, cv_zero, g};
   *out = vm;
   return 0;
 }

@@ -22,6 +22,7 @@ typedef struct rt_cuda_api {
   CUresult (*CtxSynchronize)(void);
   /* table writes on gsan's own stream (rt_vmm_cuda_stream) */
   CUresult (*StreamWriteValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned);
+  CUresult (*StreamWriteValue32)(CUstream, CUdeviceptr, cuuint32_t, unsigned); /* may be NULL */
   CUresult (*StreamBatchMemOp)(CUstream, unsigned, CUstreamBatchMemOpParams *, unsigned); /* may be NULL */
   CUresult (*MemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*StreamSynchronize)(CUstream);

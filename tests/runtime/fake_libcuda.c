@@ -184,6 +184,38 @@ static CUresult f_MemcpyDtoH(void *h, CUdeviceptr d, size_t n) {
   if (!fake_vmm_is_mapped(vmm, d)) memcpy(h, (void *)d, n);
   return CUDA_SUCCESS;
 }
+/* an asynchronous read lands at once; reads of mapped fake device memory are
+ * counted (gsan's canary checks), and a read of unmapped device memory
+ * fails as the driver's does */
+int fake_dtoh_reads;
+static CUresult f_MemcpyDtoHAsync(void *h, CUdeviceptr d, size_t n, CUstream s) {
+  (void)s;
+  if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
+  if (!fake_vmm_is_mapped(vmm, d)) {
+    memcpy(h, (void *)d, n);
+    return CUDA_SUCCESS;
+  }
+  fake_dtoh_reads++;
+  return fake_vmm_read(vmm, d, h, n) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+/* what an uninstrumented kernel writes (a test calls it through dlsym):
+ * any mapped bytes, past an allocation's end included */
+int fake_kernel_write(uint64_t addr, const void *src, size_t n) { return fake_vmm_write(vmm, addr, src, n); }
+int fake_kernel_read(uint64_t addr, void *dst, size_t n) { return fake_vmm_read(vmm, addr, dst, n); }
+int fake_mapped(uint64_t addr) { return fake_vmm_is_mapped(vmm, addr); }
+/* a test's CUfunction is its kernel's name; every kernel takes a pointer
+ * and an int */
+static CUresult f_FuncGetName(const char **name, CUfunction f) {
+  *name = (const char *)f;
+  return CUDA_SUCCESS;
+}
+static CUresult f_FuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *size) {
+  (void)f;
+  if (i > 1) return CUDA_ERROR_INVALID_VALUE;
+  *off = i * 8;
+  *size = i ? 4 : 8;
+  return CUDA_SUCCESS;
+}
 static CUresult f_MemsetD8(CUdeviceptr d, unsigned char v, size_t n) {
   if (!fake_vmm_is_mapped(vmm, d)) memset((void *)d, v, n);
   return CUDA_SUCCESS;
@@ -338,9 +370,11 @@ static CUresult f_StreamBatchMemOp(CUstream s, unsigned n, CUstreamBatchMemOpPar
   if (n == 0 || n >= 256) return CUDA_ERROR_INVALID_VALUE;
   fake_batches++;
   for (unsigned i = 0; i < n; i++) {
-    if (ops_[i].operation != CU_STREAM_MEM_OP_WRITE_VALUE_64) return CUDA_ERROR_INVALID_VALUE;
-    fake_value_writes++;
-    int r = ops.set64(ops.ctx, ops_[i].writeValue.address, ops_[i].writeValue.value64);
+    int wide = ops_[i].operation == CU_STREAM_MEM_OP_WRITE_VALUE_64;
+    if (!wide && ops_[i].operation != CU_STREAM_MEM_OP_WRITE_VALUE_32) return CUDA_ERROR_INVALID_VALUE;
+    if (wide) fake_value_writes++;
+    int r = wide ? ops.set64(ops.ctx, ops_[i].writeValue.address, ops_[i].writeValue.value64)
+                 : ops.set32(ops.ctx, ops_[i].writeValue.address, ops_[i].writeValue.value);
     if (r) return (CUresult)r;
   }
   return CUDA_SUCCESS;
@@ -546,13 +580,19 @@ static CUresult f_LinkAddFile(CUlinkState st, CUjitInputType type, const char *p
   return keep_file(path, (int)type, NULL);
 }
 
-static CUresult f_CtxSynchronize(void) { return fake_sticky_fault ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS; }
+/* set by a test: the next waits return a kernel's fault (an access to an
+ * unmapped address: cudaErrorIllegalAddress) */
+int fake_illegal_address;
+static CUresult f_CtxSynchronize(void) {
+  if (fake_illegal_address) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  return fake_sticky_fault ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS;
+}
 
 /* CUDA 13 gave cuCtxSynchronize a context argument under the same name */
 uint64_t fake_synced_ctx;
 static CUresult f_CtxSynchronize13(CUcontext c) {
   fake_synced_ctx = (uint64_t)(uintptr_t)c;
-  return CUDA_SUCCESS;
+  return fake_illegal_address ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS;
 }
 
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint64_t flags,
@@ -626,6 +666,9 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuEventSynchronize", (void *)f_EventSynchronize},
       {"cuStreamWaitEvent", (void *)f_StreamWaitEvent},
       {"cuLaunchKernel", (void *)f_LaunchKernel},
+      {"cuMemcpyDtoHAsync", (void *)f_MemcpyDtoHAsync},
+      {"cuFuncGetName", (void *)f_FuncGetName},
+      {"cuFuncGetParamInfo", (void *)f_FuncGetParamInfo},
       {"cuGraphAddEmptyNode", (void *)f_GraphAddEmptyNode},
       {"cuGraphAddMemAllocNode", (void *)f_GraphAddMemAllocNode},
       {"cuGraphAddMemFreeNode", (void *)f_GraphAddMemFreeNode},

@@ -190,6 +190,7 @@ static int fk_write(void *ctx, uint64_t addr, const void *src, size_t size) {
 }
 
 static int fk_set64(void *ctx, uint64_t addr, uint64_t value) { return fk_write(ctx, addr, &value, 8); }
+static int fk_set32(void *ctx, uint64_t addr, uint32_t value) { return fk_write(ctx, addr, &value, 4); }
 
 static int fk_zero(void *ctx, uint64_t addr, uint64_t size) {
   fake_vmm *f = ctx;
@@ -202,11 +203,19 @@ static int fk_zero(void *ctx, uint64_t addr, uint64_t size) {
 }
 
 rt_vmm fake_vmm_ops(fake_vmm *f) {
-  rt_vmm v = {f, fk_reserve, fk_unreserve, fk_create, fk_release, fk_map, fk_unmap, fk_set64, fk_zero, f->granule};
+  rt_vmm v = {f, fk_reserve, fk_unreserve, fk_create, fk_release, fk_map, fk_unmap, fk_set64, fk_set32, fk_zero, f->granule};
   return v;
 }
 
 int fake_vmm_write(fake_vmm *f, uint64_t addr, const void *src, size_t size) { return fk_write(f, addr, src, size); }
+
+int fake_vmm_read(fake_vmm *f, uint64_t addr, void *dst, size_t size) {
+  pthread_mutex_lock(&f->lock);
+  unsigned char *p = at(f, addr, size);
+  if (p) memcpy(dst, p, size);
+  pthread_mutex_unlock(&f->lock);
+  return p ? 0 : 1;
+}
 
 uint64_t fake_vmm_read64(fake_vmm *f, uint64_t addr, int *ok) {
   pthread_mutex_lock(&f->lock);

@@ -15,6 +15,8 @@ rt_vmm fake_vmm_ops(fake_vmm *f);
 uint64_t fake_vmm_read64(fake_vmm *f, uint64_t addr, int *ok);
 /* host bytes into mapped fake device memory (the fake driver's copies) */
 int fake_vmm_write(fake_vmm *f, uint64_t addr, const void *src, size_t size);
+/* mapped fake device memory into host bytes; 0, or 1 when not all mapped */
+int fake_vmm_read(fake_vmm *f, uint64_t addr, void *dst, size_t size);
 int fake_vmm_is_mapped(fake_vmm *f, uint64_t addr);
 uint64_t fake_vmm_created_bytes(fake_vmm *f);  /* physical memory alive now */
 int fake_vmm_mappings(fake_vmm *f);
