@@ -105,10 +105,13 @@ static void init(void) {
     cs.secret = mix((uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)&cs);
   cs.last_check_ns = now_ns(); /* the monitor's first check after a period */
   *(void **)&cs.DtoHAsync = rt_gsan_real("cuMemcpyDtoHAsync");
-  *(void **)&cs.FuncGetName = rt_gsan_real("cuFuncGetName");
-  *(void **)&cs.FuncGetParamInfo = rt_gsan_real("cuFuncGetParamInfo");
-  *(void **)&cs.KernelGetName = rt_gsan_real("cuKernelGetName");
-  *(void **)&cs.KernelGetParamInfo = rt_gsan_real("cuKernelGetParamInfo");
+  /* CUDA 12.3-12.4 calls: asked for at 12.4, since the driver finds no
+   * entry point at a version older than the call's (seen on the H100: every
+   * name came back unknown when these were asked for at RT_OWN_VERSION) */
+  *(void **)&cs.FuncGetName = rt_gsan_real_v("cuFuncGetName", 12040, 0);
+  *(void **)&cs.FuncGetParamInfo = rt_gsan_real_v("cuFuncGetParamInfo", 12040, 0);
+  *(void **)&cs.KernelGetName = rt_gsan_real_v("cuKernelGetName", 12040, 0);
+  *(void **)&cs.KernelGetParamInfo = rt_gsan_real_v("cuKernelGetParamInfo", 12040, 0);
 }
 
 static int on(void) {

@@ -690,6 +690,17 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
     *pfn = (void *)f_Batch3D12;
     return CUDA_SUCCESS;
   }
+  /* calls newer than the version asked for are not found, as the driver
+   * does (cuFuncGetName and its kin are CUDA 12.3-12.4) */
+  static const struct { const char *name; int since; } newer[] = {
+      {"cuFuncGetName", 12030}, {"cuKernelGetName", 12030},
+      {"cuFuncGetParamInfo", 12040}, {"cuKernelGetParamInfo", 12040}};
+  for (size_t i = 0; i < sizeof newer / sizeof newer[0]; i++)
+    if (version < newer[i].since && !strcmp(symbol, newer[i].name)) {
+      *pfn = NULL;
+      if (status) *status = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
+      return CUDA_ERROR_NOT_FOUND;
+    }
   if ((flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) && !strcmp(symbol, "cuMemcpyHtoD")) {
     *pfn = (void *)f_MemcpyHtoD_ptsz;
     return CUDA_SUCCESS;
