@@ -28,6 +28,8 @@ typedef struct rt_flags {
   char jit_cache_dir[512]; /* empty: $GSAN_CACHE/jit, $XDG_CACHE_HOME/gsan/jit or ~/.cache/gsan/jit */
   int malloc_context_size; /* host frames kept per allocation and free stack; 0: none captured */
   int handle_signals;    /* fatal signals left at their default print pending reports first */
+  int binary;            /* SASS-only modules patched through NVIDIA's Sanitizer API (rt_binary.h) */
+  char sanitizer_lib[512]; /* that API's library; empty: the CUDA toolkit's */
 } rt_flags;
 
 void rt_flags_defaults(rt_flags *f);
