@@ -125,6 +125,7 @@ typedef struct gsan_binary_data {
   uint32_t kernel;   /* index into the host's kernel names */
   uint32_t pad;
 } gsan_binary_data;
+GSAN_STATIC_ASSERT(sizeof(gsan_binary_data) == GSAN_CTX_BYTES + 16, "binary data layout");
 
 /* Site table blob (__gsan_sites_<id>, .global .b8[]): header, sites, strings. */
 #define GSAN_SITES_MAGIC 0x4e415347u /* "GSAN" little endian */
