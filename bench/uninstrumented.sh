@@ -30,17 +30,9 @@ FLAGS="-O3 -std=c++17 -gencode arch=compute_90,code=sm_90"
 W=$LOGDIR/bin
 GSAN=build/bin/gsan
 mkdir -p "$LOGDIR" "$W"
-PATH=/usr/local/cuda/bin:$PATH
-die() { echo "bench/uninstrumented.sh: $*" >&2; exit 1; }
-make -s all >"$LOGDIR/make.log" 2>&1 || die "make failed (see $LOGDIR/make.log)"
+ME=bench/uninstrumented.sh
+. bench/setup.sh
 [ -f build/lib/gsan_binary_patch.fatbin ] || die "gsan was built without binary mode (no Sanitizer API headers or no nvcc: see docs/binary.md)"
-command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || die "no GPU (nvidia-smi -L failed)"
-if [ "$CS" = 1 ] && ! command -v compute-sanitizer >/dev/null 2>&1; then
-  echo "bench/uninstrumented.sh: compute-sanitizer not found: its column is left out" >&2
-  CS=0
-fi
-if [ $# -gt 0 ]; then names="$*"; else names=$(ls bench/workloads/*.cu | sed 's|.*/||; s|\.cu$||'); fi
-for n in $names; do [ -f "bench/workloads/$n.cu" ] || die "no workload bench/workloads/$n.cu"; done
 bugs=$(ls tests/gpu/binary/*.cu | sed 's|.*/||; s|\.cu$||')
 
 # builds, in parallel: the workloads and the bug programs, plain nvcc

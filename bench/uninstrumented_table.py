@@ -5,12 +5,11 @@ binary-mode bug programs each tool reports. The logs are read with
 perf_table.py's parser (the lines bench/workloads/bench.h prints, the tools'
 error lines).
 Usage: uninstrumented_table.py LOGDIR RESULTS REPS CS_REPS CS 'NAME...' 'BUG...'"""
-import datetime
 import os
 import re
 import sys
 
-from perf_table import geomean, parse, sh
+from perf_table import geomean, header, parse
 
 
 def report_kinds(path):
@@ -56,13 +55,8 @@ def main():
         mrows.append('| %s | %s | %s |' % (b, ', '.join(sorted(set(kinds))) or 'nothing',
                                              'not run' if not cs_on else ('%d error(s)' % cs if cs else 'nothing')))
     g = {k: geomean(v) for k, v in ratios.items()}
-    now = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
-    out = ['# Code gsan did not compile: gsan run, gsan run --binary and compute-sanitizer against native', '',
-           'Command: `sh bench/uninstrumented.sh`  ', 'Date: %s  ' % now,
-           'Device: %s  ' % sh('nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1'),
-           'Toolkit: %s  ' % sh('nvcc --version | tail -n 2 | head -n 1'),
-           'compute-sanitizer: %s  ' % (sh('compute-sanitizer --version | tail -n 1') if cs_on else 'not run'),
-           'gsan: git %s' % (os.environ.get('GSAN_REV') or sh('git rev-parse --short HEAD')), '',
+    out = header('Code gsan did not compile: gsan run, gsan run --binary and compute-sanitizer against native',
+                 'sh bench/uninstrumented.sh', cs_on) + [
            'Each workload (bench/workloads) is built once by `nvcc -O3 -std=c++17 -gencode arch=compute_90,code=sm_90`',
            '(SASS only: nothing gsan can instrument) and times itself with CUDA events: the median of %s' % reps,
            'repetitions after 2 warm-ups (compute-sanitizer: %s after 1), in ms per repetition. "gsan" is' % cs_reps,
