@@ -59,10 +59,15 @@ SanitizerResult sanitizerGetFunctionPcAndSize(CUmodule m, const char *name, uint
   return SANITIZER_SUCCESS;
 }
 
+/* kept for the process, as device memory is */
+static void *volatile allocated[64]; /* volatile: stores the compiler must keep */
+static unsigned nallocated;
+
 SanitizerResult sanitizerAlloc(CUcontext ctx, void **p, size_t n) {
   (void)ctx;
-  *p = calloc(1, n);
-  return *p ? SANITIZER_SUCCESS : SANITIZER_ERROR_OUT_OF_MEMORY;
+  if (nallocated == sizeof allocated / sizeof *allocated || !(*p = calloc(1, n))) return SANITIZER_ERROR_OUT_OF_MEMORY;
+  allocated[nallocated++] = *p;
+  return SANITIZER_SUCCESS;
 }
 
 SanitizerResult sanitizerMemcpyHostToDeviceAsync(void *dst, void *src, size_t n, Sanitizer_StreamHandle s) {
