@@ -129,15 +129,15 @@ static int patches_in(CUcontext ctx) {
 static void module_loaded(const Sanitizer_ResourceModuleData *m) {
   if (adding || has(m->pCubin, m->cubinSize, GSAN_SITES_PREFIX) || has(m->pCubin, m->cubinSize, CALLBACK_NAME)) return;
   pthread_mutex_lock(&patch_lock);
-  SanitizerResult r = SANITIZER_SUCCESS;
+  int patched = 0;
   if (patches_in(m->context)) {
-    r = san.PatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, m->module, CALLBACK_NAME);
+    SanitizerResult r = san.PatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, m->module, CALLBACK_NAME);
     if (r == SANITIZER_SUCCESS) r = san.PatchModule(m->module);
-    if (r == SANITIZER_SUCCESS) map_get(&modules, m->module, 1);
+    if (r == SANITIZER_SUCCESS) patched = map_get(&modules, m->module, 1) != NULL;
     else rt_gsan_say("binary mode: cannot patch a module: %s; its kernels are not checked", result_name(r));
   }
   pthread_mutex_unlock(&patch_lock);
-  if (r == SANITIZER_SUCCESS && rt_gsan.flags.verbosity) rt_gsan_say("binary mode: patched a module of %zu bytes", m->cubinSize);
+  if (patched && rt_gsan.flags.verbosity) rt_gsan_say("binary mode: patched a module of %zu bytes", m->cubinSize);
 }
 
 /* A patched kernel's callback data: its device's __gsan_ctx, where its code
