@@ -48,6 +48,40 @@ JIT_SRC := src/runtime/rt_jit.c src/runtime/rt_jit_cache.c $(PTX_SRC)
 LIB_SRC += $(JIT_SRC)
 $(BUILD)/lib/libgsan.so: $(JIT_SRC) src/runtime/libgsan.map
 
+# Binary mode (docs/binary.md): built when NVIDIA's Sanitizer API headers
+# are found (the toolkit's compute-sanitizer/include, else DEPS_DIR's
+# sanitizer/include); libgsan loads the library itself with dlopen, only in
+# that mode, and never links it. The device patch is a fatbin beside
+# libgsan.so, compiled as NVIDIA's MemoryTracker sample compiles its patches.
+SANITIZER_INC := $(patsubst %/sanitizer.h,%,$(firstword $(wildcard $(CUDA_HOME)/compute-sanitizer/include/sanitizer.h \
+                   $(if $(DEPS_DIR),$(DEPS_DIR)/sanitizer/include/sanitizer.h))))
+NVCC         ?= $(firstword $(wildcard $(CUDA_HOME)/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
+BINARY_SMS   ?= 75 80 86 89 90
+LIB_SRC += src/runtime/rt_binary.c src/runtime/rt_binary_names.c
+$(BUILD)/lib/libgsan.so: src/runtime/rt_binary.c src/runtime/rt_binary_names.c
+ifneq ($(SANITIZER_INC),)
+SANITIZER_FLAGS := -DGSAN_HAVE_SANITIZER -I$(SANITIZER_INC)
+$(BUILD)/lib/libgsan.so $(BUILD)/asan-lib/src/runtime/rt_binary.o $(BUILD)/obj/src/cli/cli_run.o $(BUILD)/asan/src/cli/cli_run.o: \
+  CPPFLAGS += $(SANITIZER_FLAGS)
+ifneq ($(NVCC),)
+BINARY_PATCH := $(BUILD)/lib/gsan_binary_patch.fatbin
+all: $(BINARY_PATCH)
+$(BINARY_PATCH): src/runtime/rt_binary_patch.cu include/gsan/abi.h
+	@mkdir -p $(dir $@)
+	$(NVCC) --fatbin --keep-device-functions -Xptxas --compile-as-tools-patch -Iinclude -I$(SANITIZER_INC) \
+	  $(foreach sm,$(BINARY_SMS),-gencode arch=compute_$(sm),code=sm_$(sm)) \
+	  -gencode arch=compute_$(lastword $(BINARY_SMS)),code=compute_$(lastword $(BINARY_SMS)) -o $@ -c $<
+endif
+# binary mode's host side against a fake of the Sanitizer API library
+$(BUILD)/lib/fake/libsanitizer-public.so: tests/runtime/fake_sanitizer.c include/gsan/abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -I$(SANITIZER_INC) -I$(CUDA_HOME)/include -O1 -g -fPIC -shared $< -o $@
+$(BUILD)/bin/test_binary_run: tests/runtime/test_binary_run.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl
+check: $(BUILD)/lib/fake/libsanitizer-public.so $(BUILD)/bin/test_binary_run
+endif
+
 # gsan answers to this name as `gsan nvcc` (for CMAKE_CUDA_COMPILER)
 $(BUILD)/bin/gsan-nvcc: $(BUILD)/bin/gsan
 	ln -sf gsan $@
@@ -100,6 +134,11 @@ REPORT_SRC := src/runtime/rt_report.c src/runtime/rt_sites.c src/runtime/rt_seen
 $(BUILD)/bin/test_report: $(REPORT_SRC) tests/runtime/test_report.c $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) tests/runtime/test_report.c -o $@ -lstdc++
+
+# binary mode's records, decoded without a site table and reported
+$(BUILD)/bin/test_binary: $(REPORT_SRC) src/runtime/rt_binary_names.c tests/runtime/test_binary.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) src/runtime/rt_binary_names.c tests/runtime/test_binary.c -o $@ -lstdc++ -lpthread
 
 $(BUILD)/bin/test_foreign: src/runtime/rt_foreign.c tests/runtime/test_foreign.c $(HDR) tests/runtime/check.h
 	@mkdir -p $(dir $@)
@@ -165,7 +204,7 @@ $(BUILD)/bin/test_unwind: src/runtime/rt_unwind.c tests/runtime/test_unwind.c $(
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -O2 -g src/runtime/rt_unwind.c tests/runtime/test_unwind.c -o $@ $(DEP_LIB) -ldl -lpthread
 
-RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_canary $(BUILD)/bin/test_jit $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_ring \
+RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_canary $(BUILD)/bin/test_jit $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_binary $(BUILD)/bin/test_ring \
             $(BUILD)/bin/test_fatbin $(BUILD)/bin/test_foreign $(BUILD)/bin/test_unwind $(BUILD)/lib/frames/libgsan_frames1.so $(BUILD)/lib/frames/libgsan_frames2.so
 # gsan's PyTorch allocator pair, against the fake driver
 $(BUILD)/bin/test_torch: tests/runtime/test_torch.c include/gsan/gsan_torch.h

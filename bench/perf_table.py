@@ -56,6 +56,17 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
+def header(title, command, cs_on):
+    """the first lines of a results file: what ran, when, where"""
+    now = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
+    return ['# ' + title, '',
+            'Command: `%s`  ' % command, 'Date: %s  ' % now,
+            'Device: %s  ' % sh('nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1'),
+            'Toolkit: %s  ' % sh('nvcc --version | tail -n 2 | head -n 1'),
+            'compute-sanitizer: %s  ' % (sh('compute-sanitizer --version | tail -n 1') if cs_on else 'not run'),
+            'gsan: git %s' % (os.environ.get('GSAN_REV') or sh('git rev-parse --short HEAD')), '']
+
+
 def main():
     logdir, results, reps, cs_reps, cs_on = sys.argv[1:6]
     names = sys.argv[6:]
@@ -110,13 +121,7 @@ def main():
             brows.append('| %s | %.1f | %.1f | %.2fx |' % (n, b0, b1, b1 / b0 if b0 else 0))
     gg, gc = geomean(g_ratios), geomean(c_ratios)
     worst = max(((r, n) for r, n in zip(g_ratios, names) if r), default=(None, None))
-    now = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
-    out = ['# Performance: gsan and compute-sanitizer against native', '',
-           'Command: `sh bench/run.sh`  ', 'Date: %s  ' % now,
-           'Device: %s  ' % sh('nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1'),
-           'Toolkit: %s  ' % sh('nvcc --version | tail -n 2 | head -n 1'),
-           'compute-sanitizer: %s  ' % (sh('compute-sanitizer --version | tail -n 1') if cs_on else 'not run'),
-           'gsan: git %s' % (os.environ.get('GSAN_REV') or sh('git rev-parse --short HEAD')), '',
+    out = header('Performance: gsan and compute-sanitizer against native', 'sh bench/run.sh', cs_on) + [
            'Each workload (bench/workloads) is built by `nvcc -O3 -std=c++17 -arch=sm_90` (native and',
            'compute-sanitizer) and by `gsan nvcc` with the same flags, and times itself with CUDA events: the median',
            'of %s repetitions after 2 warm-ups (compute-sanitizer: %s after 1), in ms per repetition. gsan runs' % (reps, cs_reps),

@@ -25,19 +25,11 @@ FLAGS="-O3 -std=c++17 -arch=sm_90"
 W=build/bench/workloads
 GSAN=build/bin/gsan
 mkdir -p "$LOGDIR" "$W"
-PATH=/usr/local/cuda/bin:$PATH
-die() { echo "bench/run.sh: $*" >&2; exit 1; }
-make -s all >"$LOGDIR/make.log" 2>&1 || die "make failed (see $LOGDIR/make.log)"
-command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || die "no GPU (nvidia-smi -L failed)"
-if [ "$CS" = 1 ] && ! command -v compute-sanitizer >/dev/null 2>&1; then
-  echo "bench/run.sh: compute-sanitizer not found: its column is left out" >&2
-  CS=0
-fi
-if [ $# -gt 0 ]; then names="$*"; else names=$(ls bench/workloads/*.cu | sed 's|.*/||; s|\.cu$||'); fi
+ME=bench/run.sh
+. bench/setup.sh
 
 # builds, each timed: native and gsan nvcc of one workload one after the
 # other, workloads in parallel (BUILD_JOBS, default the CPU count)
-for n in $names; do [ -f "bench/workloads/$n.cu" ] || die "no workload bench/workloads/$n.cu"; done
 export FLAGS W GSAN LOGDIR
 echo $names | tr ' ' '\n' | xargs -P "${BUILD_JOBS:-$(nproc 2>/dev/null || echo 4)}" -I{} sh -c '
   n={}; src=bench/workloads/$n.cu

@@ -48,3 +48,11 @@ if lit_config.params.get('libgsan') == 'asan':
     config.substitutions = [(k, 'env GSAN_LIB=%s %s' % (libs, v)) if k == '%gsan' else (k, v) for k, v in config.substitutions]
     config.environment['ASAN_OPTIONS'] += ':log_path=' + os.path.join(reports, 'asan')
     config.environment['UBSAN_OPTIONS'] += ':log_path=' + os.path.join(reports, 'ubsan')
+
+# binary mode (docs/binary.md): "sanitizer-api" when gsan was built with
+# NVIDIA's Sanitizer API headers (the fake of its library is built then),
+# "binary-mode" when its device patch was built too (that needs nvcc)
+if os.path.exists(os.path.join(build, 'lib', 'fake', 'libsanitizer-public.so')):
+    config.available_features.add('sanitizer-api')
+if os.path.exists(os.path.join(build, 'lib', 'gsan_binary_patch.fatbin')):
+    config.available_features.add('binary-mode')

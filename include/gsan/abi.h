@@ -14,6 +14,14 @@
 
 #define GSAN_ABI_VERSION 3
 
+/* the inline helpers below are also called by device code (binary mode's
+ * patch, src/runtime/rt_binary_patch.cu) */
+#ifdef __CUDACC__
+#define GSAN_HD __host__ __device__
+#else
+#define GSAN_HD
+#endif
+
 /* Module symbols the instrumenter adds. The runtime finds them by name. */
 #define GSAN_CTX_SYMBOL "__gsan_ctx"            /* .weak .const, GSAN_CTX_BYTES */
 #define GSAN_REPORT_FUNC "__gsan_report"        /* .weak .func, the failure path */
@@ -72,10 +80,10 @@ typedef struct gsan_site_count {
   uint32_t recorded;
 } gsan_site_count;
 
-static inline uint64_t gsan_site_key(uint64_t module_id, uint32_t site) {
+GSAN_HD static inline uint64_t gsan_site_key(uint64_t module_id, uint32_t site) {
   return (module_id ^ ((uint64_t)site * GSAN_SITE_KEY_MUL)) | 1;
 }
-static inline uint32_t gsan_site_slot(uint64_t key) { return (uint32_t)(key >> 52); }
+GSAN_HD static inline uint32_t gsan_site_slot(uint64_t key) { return (uint32_t)(key >> 52); }
 
 typedef struct gsan_record {
   uint32_t seq;        /* claim index + 1, written last: the record is valid */
@@ -89,6 +97,35 @@ typedef struct gsan_record {
 } gsan_record;
 
 GSAN_STATIC_ASSERT(sizeof(gsan_record) == GSAN_RECORD_BYTES, "record layout");
+
+/* Binary mode (gsan run --binary, docs/binary.md): records written by gsan's
+ * Sanitizer API patch in SASS-only code, which has no site table. The module
+ * id then says what a site table would: bits 63..40 GSAN_BINARY_TAG, 39..36
+ * the access kind (enum gsan_access_kind), 35..32 log2 of the width in bytes,
+ * 31..0 the kernel's index in the host's list of launched kernels; the site
+ * is the byte offset of the access's instruction from the kernel's first
+ * (cuobjdump -sass prints the same offsets). A hashed module id with these
+ * top 24 bits is found by its site table first. The record layout is that of
+ * instrumented code: the runtime reads both the same way. */
+#define GSAN_BINARY_TAG 0xb17a5eull
+GSAN_HD static inline uint64_t gsan_binary_module(uint32_t kernel, unsigned kind, unsigned log2_width) {
+  return (GSAN_BINARY_TAG << 40) | ((uint64_t)(kind & 15) << 36) | ((uint64_t)(log2_width & 15) << 32) | kernel;
+}
+GSAN_HD static inline int gsan_binary_is(uint64_t module_id) { return (module_id >> 40) == GSAN_BINARY_TAG; }
+GSAN_HD static inline uint32_t gsan_binary_kernel(uint64_t module_id) { return (uint32_t)module_id; }
+GSAN_HD static inline unsigned gsan_binary_kind(uint64_t module_id) { return (unsigned)(module_id >> 36) & 15; }
+GSAN_HD static inline unsigned gsan_binary_width(uint64_t module_id) { return 1u << ((module_id >> 32) & 15); }
+
+/* What the patch's callbacks get as userdata (device memory, one per kernel
+ * and device, set with sanitizerSetCallbackData): the arena and ring as
+ * __gsan_ctx holds them, where the kernel's code starts, and its index. */
+typedef struct gsan_binary_data {
+  unsigned char ctx[GSAN_CTX_BYTES];
+  uint64_t func_pc;  /* sanitizerGetFunctionPcAndSize of the kernel */
+  uint32_t kernel;   /* index into the host's kernel names */
+  uint32_t pad;
+} gsan_binary_data;
+GSAN_STATIC_ASSERT(sizeof(gsan_binary_data) == GSAN_CTX_BYTES + 16, "binary data layout");
 
 /* Site table blob (__gsan_sites_<id>, .global .b8[]): header, sites, strings. */
 #define GSAN_SITES_MAGIC 0x4e415347u /* "GSAN" little endian */

@@ -11,10 +11,13 @@
 #include <unistd.h>
 
 static void usage(FILE *f) {
-  fputs("usage: gsan run [--opt name=value]... [--] PROGRAM [ARGS...]\n"
+  fputs("usage: gsan run [--binary] [--opt name=value]... [--] PROGRAM [ARGS...]\n"
         "\n"
         "Runs PROGRAM with libgsan preloaded: device allocations get exact bounds, instrumented\n"
         "kernels (built with gsan nvcc) report out-of-bounds and use-after-free accesses.\n"
+        "--binary also checks kernels gsan did not compile (SASS only: closed libraries, PyTorch's own\n"
+        "kernels): their global accesses are patched at load through NVIDIA's Sanitizer API\n"
+        "(GSAN_OPTIONS binary=1; docs/binary.md).\n"
         "--opt adds to GSAN_OPTIONS (see gsan help options). GSAN_LIB overrides the library (a\n"
         "':'-separated list is preloaded in its order).\n"
         "Triton's kernels are instrumented too: TRITON_PTXAS_PATH is set to gsan's ptxas wrapper (an\n"
@@ -104,6 +107,19 @@ int cli_run(int argc, char **argv) {
       free(opts);
       usage(stdout);
       return 0;
+    }
+    if (!strcmp(argv[i], "--binary")) {
+#ifndef GSAN_HAVE_SANITIZER
+      fputs("gsan run: --binary: this gsan was built without NVIDIA's Sanitizer API headers "
+            "(compute-sanitizer/include/sanitizer.h under CUDA_HOME or DEPS_DIR/sanitizer/include); "
+            "rebuild with them to use binary mode\n",
+            stderr);
+      free(opts);
+      return 2;
+#endif
+      if (*opts) strcat(opts, ":");
+      strcat(opts, "binary=1");
+      continue;
     }
     if (!strcmp(argv[i], "--opt") && i + 1 < argc) {
       if (*opts) strcat(opts, ":");

@@ -77,6 +77,12 @@ static const option table[] = {
      "on SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE and SIGILL, where the program left them "
      "at their default, print the pending device reports before the signal ends the run",
      NULL, 0, 0},
+    {"binary", K_BOOL, FIELD(binary), "0",
+     "check the global accesses of kernels gsan did not compile (SASS only) against its slot tables, by patching "
+     "them at load through NVIDIA's Sanitizer API (what gsan run --binary sets; docs/binary.md)", NULL, 0, 0},
+    {"sanitizer_lib", K_STRING, FIELD(sanitizer_lib), "",
+     "the Sanitizer API library binary mode loads (default: $CUDA_HOME/compute-sanitizer/libsanitizer-public.so, "
+     "then /usr/local/cuda's, then the loader's search path)", NULL, 0, 0},
 };
 #undef FIELD
 

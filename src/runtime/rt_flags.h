@@ -31,6 +31,8 @@ typedef struct rt_flags {
   int canary_bytes;      /* the canary window after the end, rounded down to 8 bytes */
   int canary_check_ms;   /* how often the monitor and synchronising calls check canaries; 0: every call */
   int handle_signals;    /* fatal signals left at their default print pending reports first */
+  int binary;            /* SASS-only modules patched through NVIDIA's Sanitizer API (rt_binary.h) */
+  char sanitizer_lib[512]; /* that API's library; empty: the CUDA toolkit's */
 } rt_flags;
 
 void rt_flags_defaults(rt_flags *f);

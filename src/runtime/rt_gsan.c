@@ -7,6 +7,7 @@
  * in rt_hooks_*.c. */
 #include "rt_gsan.h"
 
+#include "rt_binary.h"
 #include "rt_canary.h"
 #include "rt_depot.h"
 #include "rt_foreign.h"
@@ -137,8 +138,10 @@ void *rt_gsan_real_v(const char *name, int version, int per_thread) {
 void *rt_gsan_real(const char *name) { return rt_gsan_real_v(name, RT_OWN_VERSION, 0); }
 
 void rt_gsan_init_driver(void *get_proc) {
+  int first = 0;
   pthread_mutex_lock(&rt_gsan.lock);
   if (!rt_gsan.get_proc) {
+    first = 1;
     rt_gsan.get_proc = (rt_get_proc_fn)get_proc;
     rt_flags_defaults(&rt_gsan.flags);
     char err[256];
@@ -206,6 +209,8 @@ void rt_gsan_init_driver(void *get_proc) {
     if (rt_gsan.flags.verbosity) rt_gsan_say("interposed cuGetProcAddress");
   }
   pthread_mutex_unlock(&rt_gsan.lock);
+  /* outside the lock: loading the Sanitizer API may call the driver */
+  if (first && rt_gsan.flags.binary) rt_binary_start();
 }
 
 /* ---- reports from the device ---- */
@@ -248,7 +253,7 @@ static void sink(void *arg, const gsan_record *rec) {
   const rt_site_table *t = table_for(rec->module_id);
   rt_site s;
   memset(&s, 0, sizeof s);
-  if (!t || rt_sites_get(t, rec->site, &s) < 0) {
+  if ((!t || rt_sites_get(t, rec->site, &s) < 0) && !rt_binary_site(rec, &s)) {
     s.func = "?";
     s.kind = 0;
   }
@@ -267,7 +272,7 @@ static void sink(void *arg, const gsan_record *rec) {
   char fbuf[1024];
   const char *names[] = {rt_demangle(s.func, fbuf, sizeof fbuf), s.file, s.call_file};
   if (rt_gsan_suppressed(kind, names, 3, NULL)) return;
-  if (rt_seen_hit(&rt_gsan.seen, rec->module_id, rec->site, kind, t ? &s : NULL) > 1) return;
+  if (rt_seen_hit(&rt_gsan.seen, rec->module_id, rec->site, kind, t || s.binary ? &s : NULL) > 1) return;
   if (rt_gsan.flags.report_limit && rt_gsan.log.reports >= (unsigned)rt_gsan.flags.report_limit) {
     if (rt_gsan.flags.halt_on_error) die(); /* not printed, but it still ends the run */
     return;

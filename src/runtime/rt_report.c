@@ -139,6 +139,7 @@ void rt_report_device(rt_log *log, const rt_err_device *e) {
     emit(log, ",\"line\":%u,\"column\":%u,\"ptx_line\":%u,\"inlined_into\":", s->line, s->col, s->ptx_line);
     json_str(log, s->call_file);
     emit(log, ",\"inlined_into_line\":%u", s->call_line);
+    if (s->binary) emit(log, ",\"sass_offset\":%u", s->sass_offset);
     json_region(log, &e->region);
     emit(log, "}\n");
     fflush(log->out);
@@ -153,6 +154,9 @@ void rt_report_device(rt_log *log, const rt_err_device *e) {
     emit(log, "    #1 %s at %s:%u\n", func, s->call_file, s->call_line);
   } else if (s->file) {
     emit(log, "    #0 %s at %s:%u\n", func, s->file, s->line);
+  } else if (s->binary) {
+    emit(log, "    #0 %s at SASS offset 0x%x (code gsan did not compile, checked by gsan run --binary)\n", func,
+         s->sass_offset);
   } else {
     emit(log, "    #0 %s at PTX line %u (compile with -lineinfo for source lines)\n", func, s->ptx_line);
   }
@@ -264,6 +268,9 @@ void rt_report_repeats(rt_log *log, const rt_err_repeats *e) {
   } else if (file) {
     emit(log, "==%ld==GPUSanitizer: %s at %s:%u in %s: hit %llu times, %s\n", log->pid, e->kind, file, line, func,
          (unsigned long long)e->hits, e->printed ? "reported once" : "not reported (report_limit)");
+  } else if (s->binary) {
+    emit(log, "==%ld==GPUSanitizer: %s at SASS offset 0x%x in %s: hit %llu times, %s\n", log->pid, e->kind,
+         s->sass_offset, func, (unsigned long long)e->hits, e->printed ? "reported once" : "not reported (report_limit)");
   } else {
     emit(log, "==%ld==GPUSanitizer: %s at PTX line %u in %s: hit %llu times, %s\n", log->pid, e->kind, s->ptx_line,
          func, (unsigned long long)e->hits, e->printed ? "reported once" : "not reported (report_limit)");

@@ -71,5 +71,7 @@ int rt_sites_get(const rt_site_table *t, uint32_t index, rt_site *out) {
   out->space = s.space;
   out->root = s.root;
   out->root_space = s.root_space;
+  out->binary = 0; /* a site table's site is instrumented code's */
+  out->sass_offset = 0;
   return 0;
 }

@@ -15,6 +15,8 @@ typedef struct rt_site {
   unsigned call_line;
   unsigned line, col, ptx_line, width;
   int kind, space, root, root_space; /* enum gsan_access_kind, gsan_space, gsan_root, gsan_space */
+  int binary;             /* binary mode (rt_binary.h): no site table; func is the kernel */
+  unsigned sass_offset;   /* and the access's byte offset from the kernel's first instruction */
 } rt_site;
 
 typedef struct rt_site_table rt_site_table;

@@ -1,0 +1,252 @@
+/* Binary mode's host side (rt_binary.h, docs/binary.md): NVIDIA's Sanitizer
+ * API, loaded with dlopen when GSAN_OPTIONS has binary=1 (libgsan never
+ * depends on it), patches every module gsan did not instrument so that each
+ * global access calls gsan_binary_access (rt_binary_patch.cu), and each
+ * launch of a patched kernel gets the arena and ring of its device as
+ * callback data.
+ *
+ * What this follows, from sanitizer_callbacks.h and sanitizer_patching.h
+ * (CUDA 13) and NVIDIA's MemoryTracker sample (compute-sanitizer-samples):
+ * - subscribing from a library loaded into the process: the sample calls
+ *   sanitizerSubscribe and enables its domains from a global initialiser
+ *   of its preloaded library; libgsan does it when the program first asks
+ *   for the driver (before any context exists);
+ * - at SANITIZER_CBID_RESOURCE_MODULE_LOADED, as the sample does:
+ *   sanitizerAddPatchesFromFile, then sanitizerPatchInstructions(
+ *   SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, module, callback name) and
+ *   sanitizerPatchModule. "The patches loaded are only valid for the
+ *   specified CUDA context": the patches are added once per context.
+ *   "An API user must serialize access to sanitizerAddPatchesFromFile,
+ *   sanitizerAddPatches, sanitizerPatchInstructions, and
+ *   sanitizerPatchModule": one lock around them;
+ * - at SANITIZER_CBID_LAUNCH_BEGIN: sanitizerSetCallbackData(function,
+ *   userdata), "Mark all subsequent launches of kernel to use userdata
+ *   pointer as the device memory buffer to pass in to callback functions":
+ *   set once per kernel (and again when its device's context was reset),
+ *   memory from sanitizerAlloc, filled with
+ *   sanitizerMemcpyHostToDeviceAsync on the launch's own stream, so before
+ *   the kernel runs. */
+#include "rt_binary.h"
+
+#include "rt_gsan.h"
+
+#ifndef GSAN_HAVE_SANITIZER
+
+int rt_binary_start(void) {
+  rt_gsan_say("binary=1: this gsan was built without NVIDIA's Sanitizer API headers "
+              "(compute-sanitizer/include/sanitizer.h), so it has no binary mode; the run goes on without it");
+  return -1;
+}
+
+#else
+
+#include <sanitizer.h>
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FN(name) __typeof__(&sanitizer##name) name
+static struct {
+  FN(Subscribe);
+  FN(EnableCallback);
+  FN(AddPatchesFromFile);
+  FN(PatchInstructions);
+  FN(PatchModule);
+  FN(SetCallbackData);
+  FN(GetFunctionPcAndSize);
+  FN(Alloc);
+  FN(MemcpyHostToDeviceAsync);
+  FN(GetResultString);
+} san;
+#undef FN
+
+#define PATCH_FILE "gsan_binary_patch.fatbin"
+#define CALLBACK_NAME "gsan_binary_access"
+
+static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
+static char patch_path[4096];
+
+/* An open-addressing set of pointers (modules patched, kernels given their
+ * data), looked up at every launch. Full: no more entries, which costs a
+ * kernel its check (modules) or a fresh set-up at each launch (kernels). */
+#define MAP_SLOTS 16384
+typedef struct map {
+  const void *key[MAP_SLOTS];
+  unsigned long long val[MAP_SLOTS];
+} map;
+static map modules, kernels; /* kernels: CUfunction -> its device's context id */
+
+static unsigned map_slot(const map *m, const void *k) {
+  unsigned i = (unsigned)(((uintptr_t)k >> 4) * 0x9E3779B1u) & (MAP_SLOTS - 1);
+  for (unsigned n = 0; n < MAP_SLOTS && m->key[i] && m->key[i] != k; n++) i = (i + 1) & (MAP_SLOTS - 1);
+  return i;
+}
+/* under patch_lock */
+static unsigned long long *map_get(map *m, const void *k, int add) {
+  unsigned i = map_slot(m, k);
+  if (m->key[i] == k) return &m->val[i];
+  if (!add || m->key[i]) return NULL;
+  m->key[i] = k;
+  return &m->val[i];
+}
+
+static __thread int adding;
+static CUcontext patched_ctx[64];
+static unsigned npatched_ctx;
+
+static const char *result_name(SanitizerResult r) {
+  const char *s = NULL;
+  if (san.GetResultString) san.GetResultString(r, &s);
+  return s ? s : "unknown error";
+}
+
+static int has(const char *image, size_t n, const char *what) {
+  return image && memmem(image, n, what, strlen(what)) != NULL;
+}
+
+/* the patches in ctx, added the first time a module loads there */
+static int patches_in(CUcontext ctx) {
+  for (unsigned i = 0; i < npatched_ctx; i++)
+    if (patched_ctx[i] == ctx) return 1;
+  if (npatched_ctx == sizeof patched_ctx / sizeof *patched_ctx) return 0;
+  adding = 1; /* the patch module's own load is not patched (module_loaded) */
+  SanitizerResult r = san.AddPatchesFromFile(patch_path, ctx);
+  adding = 0;
+  if (r == SANITIZER_SUCCESS) {
+    patched_ctx[npatched_ctx++] = ctx;
+    return 1;
+  }
+  rt_gsan_say("binary mode: sanitizerAddPatchesFromFile(%s): %s; this context's kernels are not checked", patch_path,
+              result_name(r));
+  return 0;
+}
+
+/* Only modules gsan did not instrument are patched: an instrumented one has
+ * a site table (its symbol's name is in the cubin's string table: a search
+ * of the image once per load), and gsan's own patch module is left alone. */
+static void module_loaded(const Sanitizer_ResourceModuleData *m) {
+  if (adding || has(m->pCubin, m->cubinSize, GSAN_SITES_PREFIX) || has(m->pCubin, m->cubinSize, CALLBACK_NAME)) return;
+  pthread_mutex_lock(&patch_lock);
+  int patched = 0;
+  if (patches_in(m->context)) {
+    SanitizerResult r = san.PatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, m->module, CALLBACK_NAME);
+    if (r == SANITIZER_SUCCESS) r = san.PatchModule(m->module);
+    if (r == SANITIZER_SUCCESS) patched = map_get(&modules, m->module, 1) != NULL;
+    else rt_gsan_say("binary mode: cannot patch a module: %s; its kernels are not checked", result_name(r));
+  }
+  pthread_mutex_unlock(&patch_lock);
+  if (patched && rt_gsan.flags.verbosity) rt_gsan_say("binary mode: patched a module of %zu bytes", m->cubinSize);
+}
+
+/* A patched kernel's callback data: its device's __gsan_ctx, where its code
+ * starts, its name's index. Until the device has an arena (the program has
+ * allocated nothing there) there is nothing to check and the callbacks get
+ * NULL. */
+static void launch_begin(const Sanitizer_LaunchData *l) {
+  if ((unsigned)l->device >= RT_MAX_DEVICES) return;
+  rt_dev *d = &rt_gsan.dev[l->device];
+  if (!__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE)) return;
+  pthread_mutex_lock(&patch_lock);
+  unsigned long long *known = map_get(&kernels, l->function, 0);
+  int todo = map_get(&modules, l->module, 0) && !(known && *known == d->ctx_id + 1);
+  pthread_mutex_unlock(&patch_lock);
+  if (!todo) return;
+  gsan_binary_data h;
+  memset(&h, 0, sizeof h);
+  memcpy(h.ctx, d->ctx, sizeof h.ctx);
+  uint64_t size = 0;
+  if (san.GetFunctionPcAndSize(l->module, l->functionName, &h.func_pc, &size) != SANITIZER_SUCCESS) h.func_pc = 0;
+  h.kernel = rt_binary_kernel_index(l->functionName ? l->functionName : "?");
+  void *dev = NULL;
+  SanitizerResult r = san.Alloc(l->context, &dev, sizeof h);
+  if (r == SANITIZER_SUCCESS) r = san.MemcpyHostToDeviceAsync(dev, &h, sizeof h, l->hStream);
+  if (r == SANITIZER_SUCCESS) r = san.SetCallbackData(l->function, dev);
+  if (r != SANITIZER_SUCCESS) {
+    rt_gsan_say("binary mode: no callback data for kernel %s: %s; it runs unchecked", l->functionName, result_name(r));
+    return;
+  }
+  pthread_mutex_lock(&patch_lock);
+  unsigned long long *v = map_get(&kernels, l->function, 1);
+  if (v) *v = d->ctx_id + 1;
+  pthread_mutex_unlock(&patch_lock);
+}
+
+static void SANITIZERAPI on_event(void *arg, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
+                                  const void *data) {
+  (void)arg;
+  if (domain == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED) module_loaded(data);
+  else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_BEGIN) launch_begin(data);
+}
+
+/* sanitizer_lib, else the toolkit's copy ($CUDA_HOME, /usr/local/cuda),
+ * else the loader's search path */
+static void *open_library(char *tried, size_t n) {
+  const char *cuda = getenv("CUDA_HOME");
+  char paths[3][4096];
+  int k = 0;
+  if (rt_gsan.flags.sanitizer_lib[0]) snprintf(paths[k++], sizeof paths[0], "%s", rt_gsan.flags.sanitizer_lib);
+  else {
+    if (cuda && *cuda) snprintf(paths[k++], sizeof paths[0], "%s/compute-sanitizer/libsanitizer-public.so", cuda);
+    snprintf(paths[k++], sizeof paths[0], "/usr/local/cuda/compute-sanitizer/libsanitizer-public.so");
+    snprintf(paths[k++], sizeof paths[0], "libsanitizer-public.so");
+  }
+  tried[0] = 0;
+  for (int i = 0; i < k; i++) {
+    void *h = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);
+    if (h) return h;
+    size_t used = strlen(tried);
+    snprintf(tried + used, n - used, "%s%s", used ? ", " : "", paths[i]);
+  }
+  return NULL;
+}
+
+/* the patch file beside libgsan.so (make puts both in build/lib) */
+static int find_patches(void) {
+  Dl_info di;
+  if (!dladdr((void *)rt_binary_start, &di) || !di.dli_fname) return -1;
+  const char *slash = strrchr(di.dli_fname, '/');
+  int dir = slash ? (int)(slash - di.dli_fname) : 1;
+  snprintf(patch_path, sizeof patch_path, "%.*s/%s", dir, slash ? di.dli_fname : ".", PATCH_FILE);
+  return access(patch_path, R_OK);
+}
+
+int rt_binary_start(void) {
+  static int started;
+  if (started++) return 0;
+  if (find_patches() != 0) {
+    rt_gsan_say("binary=1: gsan's patch file %s is missing (make builds it when nvcc is found); binary mode is off",
+                patch_path[0] ? patch_path : PATCH_FILE);
+    return -1;
+  }
+  char tried[4096 * 3 + 8];
+  void *h = open_library(tried, sizeof tried);
+  if (!h) {
+    rt_gsan_say("binary=1: cannot load NVIDIA's Sanitizer API library (tried %s; set sanitizer_lib); binary mode is off",
+                tried);
+    return -1;
+  }
+#define GET(name) (*(void **)&san.name = dlsym(h, "sanitizer" #name)) != NULL
+  if (!(GET(Subscribe) && GET(EnableCallback) && GET(AddPatchesFromFile) && GET(PatchInstructions) &&
+        GET(PatchModule) && GET(SetCallbackData) && GET(GetFunctionPcAndSize) && GET(Alloc) &&
+        GET(MemcpyHostToDeviceAsync) && GET(GetResultString))) {
+    rt_gsan_say("binary=1: the Sanitizer API library lacks a function gsan calls (%s); binary mode is off", dlerror());
+    return -1;
+  }
+#undef GET
+  Sanitizer_SubscriberHandle sub;
+  SanitizerResult r = san.Subscribe(&sub, on_event, NULL);
+  if (r == SANITIZER_SUCCESS) r = san.EnableCallback(1, sub, SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CBID_RESOURCE_MODULE_LOADED);
+  if (r == SANITIZER_SUCCESS) r = san.EnableCallback(1, sub, SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_BEGIN);
+  if (r != SANITIZER_SUCCESS) {
+    rt_gsan_say("binary=1: sanitizerSubscribe: %s (one subscriber per process: is compute-sanitizer running "
+                "this program?); binary mode is off",
+                result_name(r));
+    return -1;
+  }
+  if (rt_gsan.flags.verbosity) rt_gsan_say("binary mode: SASS-only modules are patched with %s", patch_path);
+  return 0;
+}
+
+#endif
