@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
     rec.base = 0x400;
     rec.size = 256;
     rec.addr = 0x400 + 268;
-    reg = (rt_region){0x400, 256, s.root_name, s.root_space, NULL, NULL, 0};
+    reg = (rt_region){0x400, 256, s.root_name, s.root_space, NULL, NULL, 0, NULL};
   } else if (!strcmp(sc, "free")) {
     rt_err_free e = {"double-free", "cudaFree", reg.base, &free_stack, reg};
     e.region.freed = &free_stack;
