@@ -17,9 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define S_(x) #x
-#define S(x) S_(x)
-
 _Static_assert(GSAN_CTX_ARENA_BASE == 0 && GSAN_CTX_TABLE_BASE == 16 && GSAN_CTX_RING_CTL == 32 &&
                    GSAN_CTX_REGION_SHIFT == 40 && GSAN_CTX_MIN_SHIFT == 44 && GSAN_CTX_TABLE_SHIFT == 48 &&
                    GSAN_RING_CTL_HEAP == 8 && GSAN_HEAP_CLASSES == 32 && GSAN_HEAP_LIVE == 1 &&

@@ -124,11 +124,27 @@ void rt_heap_before_launch(void) {
   pthread_mutex_unlock(&rt_gsan.lock);
 }
 
+/* 1 when some kernel has taken a block from h (its runs' claim counters) */
+static int used(const rt_heap *h) {
+  gsan_heap_run runs[GSAN_HEAP_CLASSES];
+  if (rt_gsan.cu.MemcpyDtoH(runs, h->desc, sizeof runs) != CUDA_SUCCESS) return 1;
+  for (unsigned k = 0; k < GSAN_HEAP_CLASSES; k++)
+    if (runs[k].next) return 1;
+  return 0;
+}
+
 void rt_heap_limit_set(size_t bytes) {
   rt_dev *d = rt_gsan_dev_here();
   if (!d) return;
   pthread_mutex_lock(&rt_gsan.lock);
-  if (d->ready && heaps[d->device] && heaps[d->device]->limit != bytes && bytes) set_up(d, bytes);
+  rt_heap *h = heaps[d->device];
+  /* once blocks exist the heap stays: their frees must find them in the
+   * runs the device is pointed at */
+  if (d->ready && h && h->limit != bytes && bytes) {
+    if (!used(h)) set_up(d, bytes);
+    else if (rt_gsan.flags.verbosity)
+      rt_gsan_say("device heap on device %d in use: the new limit (%zu bytes) is not applied", d->device, bytes);
+  }
   pthread_mutex_unlock(&rt_gsan.lock);
 }
 

@@ -23,8 +23,8 @@ void rt_heap_note_tables(rt_site_table *const *t, int n);
  * up the first time a launch needs it */
 void rt_heap_before_launch(void);
 /* cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, bytes) succeeded: a heap set up
- * already is replaced by one of the new size (the old one's blocks are
- * still found for reports and leaks) */
+ * already, from which no kernel has taken a block yet, is replaced by one of
+ * the new size; a heap in use stays */
 void rt_heap_limit_set(size_t bytes);
 /* Under rt_gsan.lock, for a device record: 1 when it is about the device
  * heap (a failed free, or an access bounded by a heap block); then reg

@@ -4,7 +4,7 @@
  * with an in-kernel malloc, raises the heap limit, launches, and then plays
  * the device's part on the heap gsan set up (the fake's device memory is
  * host memory): a malloc by thread (2,0,0) of block (1,0,0), then, by
- * scenario, nothing more (a leak at exit, after a new heap limit), a
+ * scenario, nothing more (a leak at exit; new heap limits before and after), a
  * second free of the block or a free of no block (the wrapper's records), a
  * write to it after its free (an access record), or a host cuMemFree of it. */
 #include <gsan/abi.h>
@@ -83,6 +83,16 @@ int main(int argc, char **argv) {
     if (runs[k].count)
       printf("class %u: %u slots of %llu bytes, aligned: %s\n", k, runs[k].count, 1ull << (k + min_shift),
              runs[k].first % (1ull << (k + min_shift)) == 0 ? "yes" : "NO");
+  if (!strcmp(sc, "leak")) {
+    /* a new limit before any block is taken: a new heap */
+    cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, 2u << 20);
+    uint64_t again;
+    memcpy(&again, (void *)(ring_ctl + GSAN_RING_CTL_HEAP), 8);
+    printf("heap after a new limit: %s, with %u slot(s) of 2 MiB\n", again && again != heap ? "a new one" : "the same",
+           again ? ((gsan_heap_run *)again)[13].count : 0);
+    heap = again;
+    runs = (gsan_heap_run *)heap;
+  }
   /* the device's malloc(100): class 0 is 256-byte slots */
   gsan_heap_run *run = &runs[0];
   uint32_t idx = run->next++;
@@ -102,13 +112,11 @@ int main(int argc, char **argv) {
   } else if (!strcmp(sc, "invalid-free")) {
     record(ring, SITE_FREE, 0x5000, 0, GSAN_HEAP_INVALID_FREE); /* no block's start */
   } else if (!strcmp(sc, "leak")) {
-    /* a new limit after the heap is set up: a new heap; the block in the
-     * old one still counts */
-    cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, 2u << 20);
+    /* once a block is taken the heap stays */
+    cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, 4u << 20);
     uint64_t again;
     memcpy(&again, (void *)(ring_ctl + GSAN_RING_CTL_HEAP), 8);
-    printf("heap after a new limit: %s, with %u slot(s) of 2 MiB\n", again && again != heap ? "a new one" : "the same",
-           again ? ((gsan_heap_run *)again)[13].count : 0);
+    printf("heap after a new limit with a block taken: %s\n", again == heap ? "the same" : "A NEW ONE");
   } else if (strcmp(sc, "host-free")) {
     return 2;
   }
