@@ -48,6 +48,16 @@ static uint64_t limit_now(void) {
   return get && get(&v, CU_LIMIT_MALLOC_HEAP_SIZE) == CUDA_SUCCESS && v ? v : DEFAULT_LIMIT;
 }
 
+/* n bytes to device memory at dst: on gsan's own non-blocking stream when
+ * there is one (as module contexts are filled: the first launch of a kernel
+ * that calls malloc may be captured into a graph, and a copy on the legacy
+ * stream would end the capture) */
+static CUresult put(const rt_dev *d, CUdeviceptr dst, const void *src, size_t n) {
+  if (!d->own_stream || !rt_gsan.cu.MemcpyHtoDAsync) return rt_gsan.cu.MemcpyHtoD(dst, src, n);
+  CUresult r = rt_gsan.cu.MemcpyHtoDAsync(dst, src, n, d->own_stream);
+  return r != CUDA_SUCCESS ? r : rt_gsan.cu.StreamSynchronize(d->own_stream);
+}
+
 /* Under rt_gsan.lock, in d's context. NULL when memory is short. */
 static rt_heap *build(rt_dev *d, uint64_t limit) {
   rt_heap *h = calloc(1, sizeof *h);
@@ -74,9 +84,9 @@ static rt_heap *build(rt_dev *d, uint64_t limit) {
   }
   memset(h->meta, 0, mbytes);
   if (rt_gsan.cu.MemHostRegister(h->meta, mbytes, CU_MEMHOSTREGISTER_DEVICEMAP) != CUDA_SUCCESS) goto fail;
+  /* the state words start as zeros: the host pages of the descriptions are */
   if (rt_gsan.cu.MemHostGetDevicePointer(&meta_dev, h->meta, 0) != CUDA_SUCCESS ||
-      rt_gsan.cu.MemAlloc(&h->states, total * 4) != CUDA_SUCCESS ||
-      rt_gsan.cu.MemsetD8(h->states, 0, total * 4) != CUDA_SUCCESS ||
+      rt_gsan.cu.MemAlloc(&h->states, total * 4) != CUDA_SUCCESS || put(d, h->states, h->meta, total * 4) != CUDA_SUCCESS ||
       rt_gsan.cu.MemAlloc(&h->desc, sizeof runs) != CUDA_SUCCESS)
     goto unregister;
   memset(runs, 0, sizeof runs);
@@ -84,8 +94,7 @@ static rt_heap *build(rt_dev *d, uint64_t limit) {
     if (h->count[k])
       runs[k] = (gsan_heap_run){h->first[k], meta_dev + h->block0[k] * sizeof(gsan_heap_block),
                                 h->states + h->block0[k] * 4, h->count[k], 0};
-  if (rt_gsan.cu.MemcpyHtoD(h->desc, runs, sizeof runs) != CUDA_SUCCESS ||
-      rt_gsan.cu.MemcpyHtoD(d->ring_ctl + GSAN_RING_CTL_HEAP, &h->desc, 8) != CUDA_SUCCESS)
+  if (put(d, h->desc, runs, sizeof runs) != CUDA_SUCCESS || put(d, d->ring_ctl + GSAN_RING_CTL_HEAP, &h->desc, 8) != CUDA_SUCCESS)
     goto unregister;
   return h;
 unregister:
@@ -120,7 +129,13 @@ void rt_heap_before_launch(void) {
   rt_dev *d = rt_gsan_dev_here();
   if (!d || __atomic_load_n(&heaps[d->device], __ATOMIC_ACQUIRE) || failed[d->device]) return;
   pthread_mutex_lock(&rt_gsan.lock);
-  if (d->ready && !heaps[d->device] && !failed[d->device]) set_up(d, limit_now());
+  if (d->ready && !heaps[d->device] && !failed[d->device]) {
+    /* relaxed: gsan's own calls must not end a capture this launch is in */
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+    set_up(d, limit_now());
+    if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+  }
   pthread_mutex_unlock(&rt_gsan.lock);
 }
 
