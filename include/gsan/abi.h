@@ -58,6 +58,9 @@
  * guaranteed, so the producer counter lives on the device. */
 #define GSAN_RING_CTL_HEAD 0    /* u32, records claimed */
 #define GSAN_RING_CTL_DROPPED 4 /* u32, records lost because the ring was full */
+#define GSAN_RING_CTL_HEAP 8    /* u64 (ABI 3): device address of the device heap's
+                                 * gsan_heap_run[GSAN_HEAP_CLASSES]; 0 = no gsan heap:
+                                 * in-kernel malloc/free go to the driver's */
 /* Then a count per failing site (open addressing on gsan_site_key, at most
  * GSAN_SITE_PROBES slots from gsan_site_slot): a site's first
  * GSAN_SITE_RECORDS failures are written to the ring, the rest only counted
@@ -84,6 +87,38 @@ GSAN_HD static inline uint64_t gsan_site_key(uint64_t module_id, uint32_t site) 
   return (module_id ^ ((uint64_t)site * GSAN_SITE_KEY_MUL)) | 1;
 }
 GSAN_HD static inline uint32_t gsan_site_slot(uint64_t key) { return (uint32_t)(key >> 52); }
+
+/* The device heap (docs/runtime.md, "The device heap"): in-kernel malloc
+ * takes a slot of the arena from a run the runtime set aside per size class
+ * (indexed by the arena class k), writes its exact size into the slot
+ * table and describes the block in the run's host-mapped metadata; free
+ * checks the block's state word (device memory) by compare-and-swap. */
+#define GSAN_HEAP_CLASSES 32
+enum gsan_heap_state { GSAN_HEAP_NEVER = 0, GSAN_HEAP_LIVE = 1, GSAN_HEAP_FREED = 2 };
+/* a free that fails is recorded with base 0 and this outcome as its size */
+enum gsan_heap_free_error { GSAN_HEAP_DOUBLE_FREE = 1, GSAN_HEAP_INVALID_FREE = 2 };
+
+typedef struct gsan_heap_run {
+  uint64_t first;  /* address of the run's first slot; 0: the class has no run */
+  uint64_t meta;   /* device address of count gsan_heap_block (host-mapped) */
+  uint64_t state;  /* device address of count u32 enum gsan_heap_state (device memory) */
+  uint32_t count;  /* slots in the run */
+  uint32_t next;   /* slots claimed so far (atomic add; past count: exhausted) */
+} gsan_heap_run;
+
+GSAN_STATIC_ASSERT(sizeof(gsan_heap_run) == 32, "heap run layout");
+
+typedef struct gsan_heap_block {
+  uint32_t state;      /* enum gsan_heap_state, a copy for the host (written after the state word) */
+  uint32_t site;       /* the malloc call's site (kind GSAN_ACCESS_MALLOC) */
+  uint64_t module_id;
+  uint64_t size;       /* bytes asked for */
+  uint32_t tid[3];     /* the thread that allocated it */
+  uint32_t ctaid[3];
+  uint64_t pad[2];
+} gsan_heap_block;
+
+GSAN_STATIC_ASSERT(sizeof(gsan_heap_block) == 64, "heap block layout");
 
 typedef struct gsan_record {
   uint32_t seq;        /* claim index + 1, written last: the record is valid */
@@ -144,7 +179,9 @@ enum gsan_access_kind {
   GSAN_ACCESS_ATOMIC = 3,    /* read-modify-write */
   GSAN_ACCESS_COPY_SRC = 4,  /* cp.async source */
   GSAN_ACCESS_COPY_DST = 5,  /* cp.async destination */
-  GSAN_ACCESS_BARRIER = 6    /* mbarrier object */
+  GSAN_ACCESS_BARRIER = 6,   /* mbarrier object */
+  GSAN_ACCESS_MALLOC = 7,    /* an in-kernel malloc call (ABI 3): names a heap block's origin */
+  GSAN_ACCESS_FREE = 8       /* an in-kernel free call: its failures (gsan_heap_free_error) */
 };
 
 enum gsan_space {

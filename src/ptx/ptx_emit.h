@@ -37,7 +37,21 @@ typedef struct ptx_fstate {
   int scope;          /* a local address escapes somewhere in the module (ptx_scope.c) */
   int scope_self;     /* ... and this function's own locals do */
   int scope_labels;   /* labels of the code ptx_scope.c inserts */
+  ptx_vec heap_calls;      /* ptx_heap_site*: this function's malloc/free calls */
+  unsigned heap_used;      /* 1 << PTX_HEAP_*: wrappers the module needs */
 } ptx_fstate;
+
+/* ptx_heap.c: in-kernel malloc/free through gsan's device heap */
+enum { PTX_HEAP_NONE = 0, PTX_HEAP_MALLOC, PTX_HEAP_ALIGNED, PTX_HEAP_FREE };
+typedef struct ptx_heap_site { ptx_stmt *s; int which, site; } ptx_heap_site;
+/* which of malloc, the aligned variant or free the statement calls */
+int ptx_heap_call(const ptx_stmt *s);
+/* the call rewritten to gsan's wrapper, with the module id and site */
+char *ptx_heap_rewrite(ptx_arena *a, const ptx_stmt *s, int which, uint64_t modid, int site);
+/* the wrappers' prototypes (before the first function) and definitions
+ * (at the end) for the calls in used */
+char *ptx_heap_decls(ptx_arena *a, unsigned used);
+char *ptx_heap_defs(ptx_arena *a, unsigned used);
 
 /* Registers of the generated code: %gsan_rd<N> (64-bit), %gsan_r<N> (32-bit),
  * %gsan_p<N> (predicates). Fixed temporaries first; root registers are

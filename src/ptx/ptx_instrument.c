@@ -124,6 +124,16 @@ static void collect(ptx_fstate *fs) {
   for (int i = 0; i < fn->nst; i++) {
     ptx_stmt *s = fn->st[i];
     note_loc(&l, s);
+    int heap = ptx_heap_call(s);
+    if (heap != PTX_HEAP_NONE) { /* rewritten once the function is done (ptx_heap.c) */
+      ptx_site_desc sd = {fs->fn.f->name, file_name(fs, l.file), l.line, l.col, s->line, file_name(fs, l.call_file),
+                          l.call_line, heap == PTX_HEAP_FREE ? GSAN_ACCESS_FREE : GSAN_ACCESS_MALLOC,
+                          GSAN_SPACE_GLOBAL, 0, NULL};
+      ptx_heap_site *h = ptx_alloc(fs->m->arena, sizeof *h);
+      *h = (ptx_heap_site){s, heap, ptx_sites_add(fs->sites, &sd)};
+      ptx_vec_push(&fs->heap_calls, h);
+      fs->heap_used |= 1u << heap;
+    }
     ptx_access acc[2];
     const char *why;
     int na = ptx_insn_accesses(s, acc, &why);
@@ -362,6 +372,12 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
   free(prologue.p);
   ptx_vec_free(&f->body);
   f->body = out;
+  for (int i = 0; i < fs->heap_calls.n; i++) {
+    ptx_heap_site *h = fs->heap_calls.v[i];
+    h->s->raw = ptx_heap_rewrite(fs->m->arena, h->s, h->which, fs->modid, h->site);
+    h->s->kind = ST_RAW;
+  }
+  fs->heap_calls.n = 0;
   ptx_hoist_free(fs);
   ptx_roots_free(fs->rw);
   fs->rw = NULL;
@@ -427,17 +443,20 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
                   ptx_tok_is(&it->stmt->toks[0], ".address_size"));
     if (!placed && !header) {
       ptx_vec_push(&items, text_item(m, ptx_support_text()));
+      if (fs.heap_used) ptx_vec_push(&items, text_item(m, ptx_heap_decls(m->arena, fs.heap_used)));
       placed = 1;
     }
     ptx_vec_push(&items, it);
   }
   if (!placed) ptx_vec_push(&items, text_item(m, ptx_support_text()));
+  if (fs.heap_used) ptx_vec_push(&items, text_item(m, ptx_heap_defs(m->arena, fs.heap_used)));
   ptx_vec_push(&items, text_item(m, ptx_sites_decl(m->arena, fs.sites, fs.modid)));
   ptx_vec_free(&m->items);
   m->items = items;
   ptx_sites_free(fs.sites);
   free(fs.c);
   free(fs.roots);
+  ptx_vec_free(&fs.heap_calls);
   return 0;
 }
 

@@ -370,7 +370,7 @@ rt_status rt_arena_alloc(rt_arena *a, uint64_t size, uint64_t *ptr) {
   for (;;) {
     m = sparse_at(&c->slots, s, 1);
     if (!m) goto out;
-    if (m->state != RT_SLOT_LIVE) break;
+    if (m->state != RT_SLOT_LIVE && m->state != RT_SLOT_DEVHEAP) break;
     s = s + 1 == c->nslots ? 0 : s + 1;
   }
   if ((st = ensure_table(a, k, s)) != RT_OK) goto out;
@@ -394,6 +394,36 @@ out:
   pthread_mutex_unlock(&c->lock);
   return st;
 }
+
+rt_status rt_arena_reserve_run(rt_arena *a, unsigned k, uint64_t n, uint64_t *first) {
+  *first = 0;
+  if (k >= a->p.classes || !n) return RT_INVALID_VALUE;
+  rt_class *c = &a->cls[k];
+  pthread_mutex_lock(&c->lock);
+  rt_status st = RT_OUT_OF_MEMORY;
+  uint64_t s0 = c->next;
+  if (n > c->nslots - s0) goto out;
+  for (uint64_t s = s0; s < s0 + n; s++) {
+    slot_meta *m = sparse_at(&c->slots, s, 1);
+    if (!m || m->state == RT_SLOT_LIVE || m->state == RT_SLOT_DEVHEAP) goto out;
+  }
+  for (uint64_t s = s0; s < s0 + n; s++) {
+    slot_meta *m = sparse_at(&c->slots, s, 0);
+    if ((st = ensure_table(a, k, s)) != RT_OK || (st = back_slot(a, k, s, 1ull << c->shift, m)) != RT_OK) goto out;
+    m->size = 1ull << c->shift;
+    m->state = RT_SLOT_DEVHEAP;
+    m->seq = 0;
+    c->live++;
+  }
+  c->next = s0 + n == c->nslots ? 0 : s0 + n;
+  *first = a->base + ((uint64_t)k << a->p.region_shift) + (s0 << c->shift);
+out:
+  pthread_mutex_unlock(&c->lock);
+  return st;
+}
+
+unsigned rt_arena_class_shift(const rt_arena *a, unsigned k) { return a->cls[k].shift; }
+unsigned rt_arena_classes(const rt_arena *a) { return a->p.classes; }
 
 static int locate(const rt_arena *a, uint64_t ptr, unsigned *k, uint64_t *s) {
   if (ptr < a->base || ptr - a->base >= a->size) return 0;
@@ -449,6 +479,7 @@ int rt_arena_range_ok(rt_arena *a, uint64_t ptr, uint64_t len) {
 static rt_status live_base(const rt_arena *a, unsigned k, uint64_t s, const slot_meta *m, uint64_t ptr) {
   if (!m || m->state == RT_SLOT_NEVER) return RT_INVALID_FREE;
   if (m->state == RT_SLOT_FREED) return RT_DOUBLE_FREE;
+  if (m->state == RT_SLOT_DEVHEAP) return RT_INVALID_FREE; /* the device heap's, not the host's to free */
   return ptr == a->base + ((uint64_t)k << a->p.region_shift) + (s << a->cls[k].shift) ? RT_OK : RT_INVALID_FREE;
 }
 

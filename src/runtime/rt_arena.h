@@ -39,7 +39,9 @@ typedef struct rt_arena_params {
  * 512 GiB; each device's arena at its own addresses */
 rt_arena_params rt_arena_default_params(int device);
 
-enum rt_slot_state { RT_SLOT_NEVER = 0, RT_SLOT_LIVE = 1, RT_SLOT_FREED = 2 };
+/* RT_SLOT_DEVHEAP: set aside for the device heap (rt_arena_reserve_run); the
+ * device's own state words say which of its blocks live */
+enum rt_slot_state { RT_SLOT_NEVER = 0, RT_SLOT_LIVE = 1, RT_SLOT_FREED = 2, RT_SLOT_DEVHEAP = 3 };
 
 typedef struct rt_alloc_info {
   uint64_t base;        /* slot base = the allocation's address */
@@ -64,6 +66,15 @@ rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info);
  * RT_KEPT and leave it live (a CUDA graph's memory, which the graph uses
  * again at every launch). The errors of rt_arena_free otherwise. */
 rt_status rt_arena_keep(rt_arena *a, uint64_t ptr);
+/* Sets aside n consecutive slots of class k, backed by memory, their table
+ * entries 0 (RT_SLOT_DEVHEAP: host frees of them are invalid, they are no
+ * leaks): the device heap's run of that class. *first: the first slot's
+ * address. RT_OUT_OF_MEMORY when the class has no n free slots in a row at
+ * its next slot. */
+rt_status rt_arena_reserve_run(rt_arena *a, unsigned k, uint64_t n, uint64_t *first);
+/* log2 of the slot size of class k */
+unsigned rt_arena_class_shift(const rt_arena *a, unsigned k);
+unsigned rt_arena_classes(const rt_arena *a);
 /* The slot any arena pointer falls in (also interior and freed ones);
  * RT_NOT_OURS outside the arena. */
 rt_status rt_arena_find(rt_arena *a, uint64_t ptr, rt_alloc_info *info);

@@ -11,6 +11,7 @@
 #include "rt_canary.h"
 #include "rt_depot.h"
 #include "rt_foreign.h"
+#include "rt_heap.h"
 #include "rt_unwind.h"
 
 #include <dlfcn.h>
@@ -75,6 +76,7 @@ static int still_ready(rt_dev *d);
  * waits for the table writes of every device that has some in flight; with
  * one device in use that is the one. */
 int rt_gsan_order_launch(CUstream s) {
+  rt_heap_before_launch();
   if (!rt_gsan_is_ready()) return 0;
   int r = 0, capturing = -1;
   for (int i = 0; i < RT_MAX_DEVICES && !r; i++) {
@@ -220,7 +222,10 @@ static const rt_site_table *table_for(uint64_t module) {
   return NULL;
 }
 
+const rt_site_table *rt_gsan_table(uint64_t module) { return table_for(module); }
+
 void rt_gsan_add_tables(rt_site_table **found, int n) {
+  rt_heap_note_tables(found, n);
   pthread_mutex_lock(&rt_gsan.lock);
   for (int i = 0; i < n; i++) {
     if (rt_gsan.ntables < RT_MAX_TABLES && !table_for(rt_sites_module(found[i])))
@@ -257,12 +262,16 @@ static void sink(void *arg, const gsan_record *rec) {
     s.func = "?";
     s.kind = 0;
   }
-  rt_region reg = {rec->base, rec->size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
+  rt_region reg = {rec->base, rec->size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
   rt_alloc_info info;
   int state = RT_SLOT_LIVE;
+  static rt_dev_origin origin;
+  static rt_site osite;
   if (s.root != GSAN_ROOT_ARENA) { /* a variable, or a dead frame (use-after-scope) */
     reg.name = s.root_name;
     reg.space = s.root_space;
+  } else if (rt_heap_explain(&s, rec, &reg, &origin, &osite, &state)) {
+    /* a device-heap block, or a failed in-kernel free */
   } else if (rt_gsan_find(rec->base, &info) == RT_OK) {
     state = info.state;
     reg.base = info.base;
@@ -278,7 +287,7 @@ static void sink(void *arg, const gsan_record *rec) {
     return;
   }
   static rt_stacks st;
-  if (s.root == GSAN_ROOT_ARENA && state != RT_SLOT_NEVER)
+  if (s.root == GSAN_ROOT_ARENA && state != RT_SLOT_NEVER && state != RT_SLOT_DEVHEAP)
     rt_gsan_region_stacks(reg.base, state == RT_SLOT_FREED, &reg, &st);
   rt_err_device e = {kind, *rec, s, reg};
   rt_report_device(&rt_gsan.log, &e);
@@ -431,11 +440,26 @@ static void note_leak(void *arg, const rt_alloc_info *info) {
   if (info->kept || leak_suppressed(a, t)) return;
   if (ll->n < LEAKS_LISTED) {
     if (t) rt_trace_symbolize(t, &st[ll->n], buf[ll->n], sizeof buf[ll->n]);
-    ll->l[ll->n] = (rt_leak){info->base, info->size, t ? &st[ll->n] : NULL};
+    ll->l[ll->n] = (rt_leak){info->base, info->size, t ? &st[ll->n] : NULL, NULL};
     ll->n++;
   }
   ll->count++;
   ll->bytes += info->size;
+}
+
+/* a device-heap block live at exit: its origin copied for the report */
+static void note_heap_leak(void *arg, const rt_leak *l) {
+  leak_list *ll = arg;
+  static rt_dev_origin o[LEAKS_LISTED];
+  static rt_site site[LEAKS_LISTED];
+  if (ll->n < LEAKS_LISTED) {
+    o[ll->n] = *l->dev_allocated;
+    if (o[ll->n].site) site[ll->n] = *o[ll->n].site, o[ll->n].site = &site[ll->n];
+    ll->l[ll->n] = (rt_leak){l->addr, l->size, NULL, &o[ll->n]};
+    ll->n++;
+  }
+  ll->count++;
+  ll->bytes += l->size;
 }
 
 static void note_repeat(void *arg, const rt_seen_site *site) {
@@ -486,6 +510,7 @@ static void at_exit(void) {
     for (int i = 0; i < RT_MAX_DEVICES; i++)
       if (rt_gsan.dev[i].ready) rt_arena_foreach_live(rt_gsan.dev[i].arena, note_leak, &ll);
     rt_foreign_foreach_live(note_leak, &ll);
+    rt_heap_foreach_live(note_heap_leak, &ll);
     for (size_t i = 0; i < gone.n; i++) note_leak(&ll, &gone.p[i]);
     rt_err_leaks e = {ll.l, ll.n, ll.count, ll.bytes};
     rt_report_leaks(&rt_gsan.log, &e);
@@ -601,6 +626,7 @@ static void forget_context(rt_dev *d, int alive) {
     if (!l.p[i].kept) rt_gsan_note_live(&gone, &l.p[i]);
   }
   free(l.p);
+  rt_heap_forget(d);
   if (pushed) {
     /* the table writes land before the stream goes; what the control
      * block counted is kept */

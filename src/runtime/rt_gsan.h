@@ -153,6 +153,8 @@ void rt_gsan_drain(int final);
 void rt_gsan_fill_libraries(const rt_dev *d);
 /* Keeps a loaded module's site tables (takes them; duplicates are freed). */
 void rt_gsan_add_tables(rt_site_table **tables, int n);
+/* the site table of a module id, or NULL (under rt_gsan.lock) */
+const rt_site_table *rt_gsan_table(uint64_t module);
 /* 1 for the errors that leave the context dead (a trap among them) */
 int rt_gsan_context_lost(CUresult r);
 /* Drains after a driver call returned r (final when r says the context

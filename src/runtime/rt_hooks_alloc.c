@@ -77,7 +77,7 @@ static CUresult w_MemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned flags
 
 static void report_free(const char *kind, const char *api, CUdeviceptr ptr, const rt_alloc_info *info) {
   int known = info && info->state != RT_SLOT_NEVER;
-  rt_region reg = {known ? info->base : ptr, known ? info->size : 0, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
+  rt_region reg = {known ? info->base : ptr, known ? info->size : 0, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
   pthread_mutex_lock(&rt_gsan.lock);
   static rt_stacks sk;
   const rt_stack *call = rt_gsan_call_stack(&sk);

@@ -25,7 +25,7 @@ static int range_bad(const char *api, const char *kind, uint64_t addr, uint64_t 
   if (info.state == RT_SLOT_FREED) k = "use-after-free";
   else if (info.state != RT_SLOT_LIVE || off > info.size || len > info.size - off) k = kind;
   if (!k) return 0;
-  rt_region reg = {info.base, info.state == RT_SLOT_NEVER ? 0 : info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
+  rt_region reg = {info.base, info.state == RT_SLOT_NEVER ? 0 : info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
   pthread_mutex_lock(&rt_gsan.lock);
   static rt_stacks sk;
   const rt_stack *call = rt_gsan_call_stack(&sk);

@@ -1,9 +1,11 @@
-/* Hooks on a context's end: cudaDeviceReset resets the device's primary
- * context (cuDevicePrimaryCtxReset), which frees every allocation made in it
+/* Hooks on a context's limits and end: cuCtxSetLimit of the malloc heap
+ * size resizes gsan's device heap (rt_heap.c). cudaDeviceReset resets the
+ * device's primary context (cuDevicePrimaryCtxReset), which frees every allocation made in it
  * and the ring and stream gsan keeps there. gsan takes the pending records
  * first and forgets those allocations (rt_gsan_device_reset); the program's
  * next use of the device sets gsan up there again. */
 #include "rt_gsan.h"
+#include "rt_heap.h"
 
 static CUresult (*real_PrimaryCtxReset)(CUdevice);
 
@@ -12,7 +14,18 @@ static CUresult w_DevicePrimaryCtxReset(CUdevice dev) {
   return real_PrimaryCtxReset(dev);
 }
 
+/* the device heap's size: a heap gsan set up already is made again at the
+ * new size (rt_heap.c) */
+static CUresult (*real_CtxSetLimit)(CUlimit, size_t);
+
+static CUresult w_CtxSetLimit(CUlimit limit, size_t value) {
+  CUresult r = real_CtxSetLimit(limit, value);
+  if (r == CUDA_SUCCESS && limit == CU_LIMIT_MALLOC_HEAP_SIZE) rt_heap_limit_set(value);
+  return r;
+}
+
 const rt_hook rt_hooks_ctx[] = {
+    {"cuCtxSetLimit", {(void *)w_CtxSetLimit, (void *)w_CtxSetLimit}, (void **)&real_CtxSetLimit, 1, 0, 0},
     /* the _v2 name (CUDA 11's): the one cudart and cuda.h call */
     {"cuDevicePrimaryCtxReset", {(void *)w_DevicePrimaryCtxReset, (void *)w_DevicePrimaryCtxReset},
      (void **)&real_PrimaryCtxReset, 1, 11000, 0},

@@ -50,6 +50,7 @@ static const char *access_name(int kind) {
   case GSAN_ACCESS_COPY_SRC: return "COPY-READ";
   case GSAN_ACCESS_COPY_DST: return "COPY-WRITE";
   case GSAN_ACCESS_BARRIER: return "BARRIER";
+  case GSAN_ACCESS_FREE: return "FREE";
   default: return "ACCESS";
   }
 }
@@ -70,6 +71,9 @@ const char *rt_classify_device(const rt_site *site, const gsan_record *rec, int 
     if (site->root_space == GSAN_SPACE_LOCAL) return "local-buffer-overflow";
     return "global-buffer-overflow";
   }
+  if (site && site->kind == GSAN_ACCESS_FREE) /* base 0, the outcome as the size (abi.h) */
+    return rec->size == GSAN_HEAP_DOUBLE_FREE ? "device-heap-double-free" : "device-heap-invalid-free";
+  if (slot_state == RT_SLOT_DEVHEAP) return rec->size == 0 ? "device-heap-use-after-free" : "device-heap-buffer-overflow";
   if (rec->size == 0) return slot_state == RT_SLOT_FREED ? "use-after-free" : "wild-pointer";
   return "global-buffer-overflow";
 }
@@ -78,6 +82,32 @@ static void text_stack(rt_log *log, const char *title, const rt_stack *st, unsig
   if (!st) return;
   emit(log, "%s by host thread T%u here:\n", title, thread);
   for (int i = 0; i < st->n; i++) emit(log, "    #%d %s\n", i, st->frame[i]);
+}
+
+/* a device-heap block's malloc: the device thread and the call's line */
+static void text_dev_origin(rt_log *log, const char *title, const rt_dev_origin *o) {
+  if (!o) return;
+  emit(log, "%s by device thread (%u,%u,%u) block (%u,%u,%u) here:\n", title, o->tid[0], o->tid[1], o->tid[2],
+       o->ctaid[0], o->ctaid[1], o->ctaid[2]);
+  if (!o->site) { emit(log, "    #0 (in-kernel malloc of a module gsan has no site table for)\n"); return; }
+  char fbuf[1024];
+  const char *func = rt_demangle(o->site->func, fbuf, sizeof fbuf);
+  if (o->site->file && o->site->call_file)
+    emit(log, "    #0 malloc in %s at %s:%u (inlined from %s:%u)\n", func, o->site->call_file, o->site->call_line,
+         o->site->file, o->site->line);
+  else if (o->site->file) emit(log, "    #0 malloc in %s at %s:%u\n", func, o->site->file, o->site->line);
+  else emit(log, "    #0 malloc in %s at PTX line %u\n", func, o->site->ptx_line);
+}
+
+static void json_dev_origin(rt_log *log, const rt_dev_origin *o) {
+  if (!o) return;
+  emit(log, ",\"allocated_on_device\":{\"thread\":[%u,%u,%u],\"block\":[%u,%u,%u],\"function\":", o->tid[0],
+       o->tid[1], o->tid[2], o->ctaid[0], o->ctaid[1], o->ctaid[2]);
+  char fbuf[1024];
+  json_str(log, o->site ? rt_demangle(o->site->func, fbuf, sizeof fbuf) : NULL);
+  emit(log, ",\"file\":");
+  json_str(log, o->site ? (o->site->call_file ? o->site->call_file : o->site->file) : NULL);
+  emit(log, ",\"line\":%u}", o->site ? (o->site->call_file ? o->site->call_line : o->site->line) : 0);
 }
 
 static void json_stack(rt_log *log, const char *key, const rt_stack *st) {
@@ -113,6 +143,7 @@ static void json_region(rt_log *log, const rt_region *r) {
   emit(log, ",\"space\":\"%s\"}", space_word(r->space));
   json_stack(log, "allocated_by", r->allocated);
   json_stack(log, "freed_by", r->freed);
+  json_dev_origin(log, r->dev_allocated);
 }
 
 static void text_header(rt_log *log, const char *kind, uint64_t addr) {
@@ -146,8 +177,12 @@ void rt_report_device(rt_log *log, const rt_err_device *e) {
     return;
   }
   text_header(log, e->kind, r->addr);
-  emit(log, "%s of size %u at 0x%llx by thread (%u,%u,%u) block (%u,%u,%u)\n", access_name(s->kind), s->width,
-       (unsigned long long)r->addr, r->tid[0], r->tid[1], r->tid[2], r->ctaid[0], r->ctaid[1], r->ctaid[2]);
+  if (s->kind == GSAN_ACCESS_FREE)
+    emit(log, "free(0x%llx) by thread (%u,%u,%u) block (%u,%u,%u)\n", (unsigned long long)r->addr, r->tid[0],
+         r->tid[1], r->tid[2], r->ctaid[0], r->ctaid[1], r->ctaid[2]);
+  else
+    emit(log, "%s of size %u at 0x%llx by thread (%u,%u,%u) block (%u,%u,%u)\n", access_name(s->kind), s->width,
+         (unsigned long long)r->addr, r->tid[0], r->tid[1], r->tid[2], r->ctaid[0], r->ctaid[1], r->ctaid[2]);
   /* inlined code: its own line, then the line it was inlined into */
   if (s->file && s->call_file) {
     emit(log, "    #0 inlined code at %s:%u\n", s->file, s->line);
@@ -160,15 +195,18 @@ void rt_report_device(rt_log *log, const rt_err_device *e) {
   } else {
     emit(log, "    #0 %s at PTX line %u (compile with -lineinfo for source lines)\n", func, s->ptx_line);
   }
-  int freed = !strcmp(e->kind, "use-after-free");
+  int freed = strstr(e->kind, "use-after-free") || strstr(e->kind, "double-free");
   if (!strcmp(e->kind, "wild-pointer")) {
     emit(log, "0x%llx is in the arena but in no allocation\n", (unsigned long long)r->addr);
   } else if (!strcmp(e->kind, "use-after-scope")) {
     emit(log, "0x%llx is a local variable of a function that has returned\n", (unsigned long long)r->addr);
+  } else if (s->kind == GSAN_ACCESS_FREE && !e->region.dev_allocated) {
+    emit(log, "0x%llx is not the start of any device-heap block\n", (unsigned long long)r->addr);
   } else {
     text_where(log, r->addr, &e->region);
     text_stack(log, "freed", e->region.freed, e->region.thread);
     text_stack(log, freed ? "previously allocated" : "allocated", e->region.allocated, e->region.thread);
+    text_dev_origin(log, freed ? "previously allocated" : "allocated", e->region.dev_allocated);
   }
   if (s->file && s->call_file) emit(log, "SUMMARY: GPUSanitizer: %s %s:%u in %s\n", e->kind, s->call_file, s->call_line, func);
   else if (s->file) emit(log, "SUMMARY: GPUSanitizer: %s %s:%u in %s\n", e->kind, s->file, s->line, func);
@@ -230,6 +268,7 @@ void rt_report_leaks(rt_log *log, const rt_err_leaks *e) {
       emit(log, "%s{\"address\":\"0x%llx\",\"size\":%llu", i ? "," : "", (unsigned long long)e->leaks[i].addr,
            (unsigned long long)e->leaks[i].size);
       json_stack(log, "allocated_by", e->leaks[i].allocated);
+      json_dev_origin(log, e->leaks[i].dev_allocated);
       emit(log, "}");
     }
     emit(log, "]}\n");
@@ -239,9 +278,10 @@ void rt_report_leaks(rt_log *log, const rt_err_leaks *e) {
   emit(log, "=================================================================\n");
   emit(log, "==%ld==ERROR: GPUSanitizer: detected device memory leaks\n", log->pid);
   for (unsigned i = 0; i < e->n; i++) {
-    emit(log, "\nLeak of %llu byte(s) at 0x%llx\n", (unsigned long long)e->leaks[i].size,
-         (unsigned long long)e->leaks[i].addr);
+    emit(log, "\nLeak of %llu byte(s) at 0x%llx%s\n", (unsigned long long)e->leaks[i].size,
+         (unsigned long long)e->leaks[i].addr, e->leaks[i].dev_allocated ? " (device heap)" : "");
     text_stack(log, "allocated", e->leaks[i].allocated, 0);
+    text_dev_origin(log, "allocated", e->leaks[i].dev_allocated);
   }
   if (e->n < e->count) emit(log, "\n(%llu more not listed)\n", (unsigned long long)(e->count - e->n));
   emit(log, "\nSUMMARY: GPUSanitizer: %llu byte(s) leaked in %llu allocation(s).\n", (unsigned long long)e->bytes,

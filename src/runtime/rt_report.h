@@ -22,6 +22,13 @@ typedef struct rt_stack {
   const char *frame[32];
 } rt_stack;
 
+/* where a device-heap block was allocated: the malloc call's site and the
+ * device thread that made it */
+typedef struct rt_dev_origin {
+  const rt_site *site;       /* NULL when the module's site table is unknown */
+  uint32_t tid[3], ctaid[3];
+} rt_dev_origin;
+
 /* what the report says about the memory the access or call was bounded by */
 typedef struct rt_region {
   uint64_t base, size;
@@ -30,6 +37,7 @@ typedef struct rt_region {
   const rt_stack *allocated; /* allocation site, NULL when unknown */
   const rt_stack *freed;     /* free site, for use after free */
   unsigned thread;           /* host thread that allocated */
+  const rt_dev_origin *dev_allocated; /* a device-heap block: its malloc, else NULL */
 } rt_region;
 
 /* a failed device check: buffer overflows, use after free, wild pointers */
@@ -59,7 +67,11 @@ typedef struct rt_err_host_range {
 } rt_err_host_range;
 
 /* Device allocations still live at exit. */
-typedef struct rt_leak { uint64_t addr, size; const rt_stack *allocated; } rt_leak;
+typedef struct rt_leak {
+  uint64_t addr, size;
+  const rt_stack *allocated;
+  const rt_dev_origin *dev_allocated; /* a device-heap block: its malloc, else NULL */
+} rt_leak;
 typedef struct rt_err_leaks {
   const rt_leak *leaks;
   unsigned n;          /* listed */

@@ -403,6 +403,17 @@ static CUresult f_StreamWaitEvent(CUstream s, CUevent e, unsigned f) {
   fake_waiting_stream = (uint64_t)(uintptr_t)s;
   return CUDA_SUCCESS;
 }
+/* the context limits: only the malloc heap size is kept (the driver's
+ * default, 8 MiB, until a test sets it) */
+static size_t heap_limit = 8u << 20;
+static CUresult f_CtxSetLimit(CUlimit l, size_t v) {
+  if (l == CU_LIMIT_MALLOC_HEAP_SIZE) heap_limit = v;
+  return CUDA_SUCCESS;
+}
+static CUresult f_CtxGetLimit(size_t *v, CUlimit l) {
+  *v = l == CU_LIMIT_MALLOC_HEAP_SIZE ? heap_limit : 0;
+  return CUDA_SUCCESS;
+}
 static CUresult f_LaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                unsigned bz, unsigned sh, CUstream s, void **args, void **extra) {
   (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)sh; (void)s; (void)args; (void)extra;
@@ -602,6 +613,8 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuInit", (void *)f_Init},
       {"cuCtxGetDevice", (void *)f_CtxGetDevice},
       {"cuCtxGetCurrent", (void *)f_CtxGetCurrent},
+      {"cuCtxSetLimit", (void *)f_CtxSetLimit},
+      {"cuCtxGetLimit", (void *)f_CtxGetLimit},
       {"cuCtxPushCurrent", (void *)f_CtxPushCurrent},
       {"cuCtxPopCurrent", (void *)f_CtxPopCurrent},
       {"cuDevicePrimaryCtxRetain", (void *)f_DevicePrimaryCtxRetain},

@@ -146,6 +146,47 @@ static void test_no_reuse(void) {
   env_close(&e);
 }
 
+static void count_live(void *arg, const rt_alloc_info *info) { (void)info; ++*(int *)arg; }
+
+/* the device heap's runs (rt_heap.c): consecutive slots, mapped, table
+ * entries 0 until the device's malloc writes them; not the host's to hand
+ * out, free or report as leaks */
+static void test_heap_runs(void) {
+  env e;
+  env_open(&e, small_params(4));
+  uint64_t before, first, after, base, size;
+  CHECK(rt_arena_alloc(e.a, 1000, &before) == RT_OK, "alloc before the run");
+  CHECK(rt_arena_reserve_run(e.a, 2, 64, &first) == RT_OK && first == before + 1024, "run of 64 1-KiB slots: %llx",
+        (unsigned long long)first);
+  CHECK(fake_vmm_is_mapped(e.f, first) && fake_vmm_is_mapped(e.f, first + 64 * 1024 - 1), "the run is backed");
+  CHECK(device_lookup(&e, first + 5 * 1024 + 3, &base, &size) == 0 && base == first + 5 * 1024 && size == 0,
+        "its table entries are 0 until a device malloc");
+  rt_alloc_info in;
+  CHECK(rt_arena_find(e.a, first + 63 * 1024, &in) == RT_OK && in.state == RT_SLOT_DEVHEAP, "found as the heap's");
+  CHECK(rt_arena_free(e.a, first, &in) == RT_INVALID_FREE, "a host free of a heap slot is invalid");
+  CHECK(rt_arena_alloc(e.a, 1000, &after) == RT_OK && after == first + 64 * 1024, "the next alloc is past the run");
+  int live = 0;
+  rt_arena_foreach_live(e.a, count_live, &live);
+  CHECK(live == 2, "heap slots are no leaks: %d live", live);
+  CHECK(rt_arena_reserve_run(e.a, 2, 1ull << 30, &first) == RT_OUT_OF_MEMORY && first == 0, "a run too long");
+  CHECK(rt_arena_reserve_run(e.a, 23, 1, &first) == RT_INVALID_VALUE, "a class beyond the last");
+  CHECK(rt_arena_class_shift(e.a, 2) == 10 && rt_arena_classes(e.a) == 23, "class shift and count");
+  rt_arena_free(e.a, before, NULL);
+  rt_arena_free(e.a, after, NULL);
+  /* past a wrap of its class (1024 slots of 1 MiB), a run's slot is not
+   * handed out: its blocks belong to the device */
+  uint64_t slot, p;
+  CHECK(rt_arena_reserve_run(e.a, 12, 1, &slot) == RT_OK, "run of one 1-MiB slot");
+  int taken = 0;
+  for (int i = 0; i < 1100; i++) {
+    CHECK(rt_arena_alloc(e.a, 600 << 10, &p) == RT_OK, "alloc %d", i);
+    taken += p == slot;
+    rt_arena_free(e.a, p, NULL);
+  }
+  CHECK(taken == 0, "the run's slot was handed out %d times", taken);
+  env_close(&e);
+}
+
 static void test_physical(void) {
   env e;
   env_open(&e, small_params(4));
@@ -336,6 +377,7 @@ int main(void) {
       {"sizes, alignment and the device lookup", test_sizes},
       {"invalid frees and use after free", test_invalid},
       {"no reuse before a wrap", test_no_reuse},
+      {"device-heap runs", test_heap_runs},
       {"physical memory: packing, guards, release", test_physical},
       {"out of memory and class exhaustion", test_out_of_memory},
       {"placement: hint, seeds, ctx", test_placement},

@@ -86,7 +86,7 @@ int main(int argc, char **argv) {
   }
   if (rt_sites_get(t, site_index, &s) < 0) { printf("no site %u\n", site_index); return 1; }
   gsan_record rec = {1, site_index, rt_sites_module(t), 0, 0x100000003000ull, 4000, {32, 0, 0}, {3, 0, 0}};
-  rt_region reg = {0x100000003000ull, 4000, NULL, GSAN_SPACE_GLOBAL, &alloc_stack, NULL, 0};
+  rt_region reg = {0x100000003000ull, 4000, NULL, GSAN_SPACE_GLOBAL, &alloc_stack, NULL, 0, NULL};
   int state = RT_SLOT_LIVE;
   if (!strcmp(sc, "overflow") || !strcmp(sc, "json")) {
     rec.addr = rec.base + 4000;
@@ -104,19 +104,19 @@ int main(int argc, char **argv) {
     rec.base = 0x400;
     rec.size = 256;
     rec.addr = 0x400 + 268;
-    reg = (rt_region){0x400, 256, s.root_name, s.root_space, NULL, NULL, 0};
+    reg = (rt_region){0x400, 256, s.root_name, s.root_space, NULL, NULL, 0, NULL};
   } else if (!strcmp(sc, "scope")) {
     /* a use-after-scope check's stub passes an empty region at the address */
     rec.addr = rec.base = 0x7ffff7fffcd8ull;
     rec.size = 0;
-    reg = (rt_region){rec.base, 0, s.root_name, s.root_space, NULL, NULL, 0};
+    reg = (rt_region){rec.base, 0, s.root_name, s.root_space, NULL, NULL, 0, NULL};
   } else if (!strcmp(sc, "free")) {
     rt_err_free e = {"double-free", "cudaFree", reg.base, &free_stack, reg};
     e.region.freed = &free_stack;
     rt_report_free(&log, &e);
     rt_err_free inv = {"invalid-free", "cudaFree", reg.base + 8, &free_stack, reg};
     rt_report_free(&log, &inv);
-    rt_err_free none = {"invalid-free", "cuMemFree", 0x7f0012345678ull, &free_stack, {0, 0, NULL, 0, NULL, NULL, 0}};
+    rt_err_free none = {"invalid-free", "cuMemFree", 0x7f0012345678ull, &free_stack, {0, 0, NULL, 0, NULL, NULL, 0, NULL}};
     rt_report_free(&log, &none);
     rt_sites_free(t);
     return 0;
