@@ -128,7 +128,7 @@ static void collect(ptx_fstate *fs) {
     if (heap != PTX_HEAP_NONE) { /* rewritten once the function is done (ptx_heap.c) */
       ptx_site_desc sd = {fs->fn.f->name, file_name(fs, l.file), l.line, l.col, s->line, file_name(fs, l.call_file),
                           l.call_line, heap == PTX_HEAP_FREE ? GSAN_ACCESS_FREE : GSAN_ACCESS_MALLOC,
-                          GSAN_SPACE_GLOBAL, 0, NULL};
+                          GSAN_SPACE_GLOBAL, 0, NULL, 0};
       ptx_heap_site *h = ptx_alloc(fs->m->arena, sizeof *h);
       *h = (ptx_heap_site){s, heap, ptx_sites_add(fs->sites, &sd)};
       ptx_vec_push(&fs->heap_calls, h);
