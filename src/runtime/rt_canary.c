@@ -222,7 +222,7 @@ static void report(const broken *b, unsigned n, const char *found_at, const char
   pthread_mutex_lock(&rt_gsan.lock);
   for (unsigned i = 0; i < n; i++) {
     static rt_stacks st;
-    rt_region reg = {b[i].info.base, b[i].info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
+    rt_region reg = {b[i].info.base, b[i].info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
     rt_gsan_region_stacks(reg.base, 0, &reg, &st);
     if (rt_gsan_suppressed("global-canary-overflow", kernels, (int)nk, reg.allocated)) continue;
     if (rt_gsan.flags.report_limit && rt_gsan.log.reports >= (unsigned)rt_gsan.flags.report_limit) continue;
@@ -362,7 +362,7 @@ static unsigned guard_gaps(rt_region *out, rt_stacks *st) {
     if (!d || rt_arena_find(d->arena, cs.recent[i].base, &info) != RT_OK || info.state != RT_SLOT_LIVE) continue;
     rt_canary_window(info.base, info.size, info.slot_size, d->vmm.granule, 8, &start, &len);
     if (len) continue;
-    out[n] = (rt_region){info.base, info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
+    out[n] = (rt_region){info.base, info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
     rt_gsan_region_stacks(info.base, 0, &out[n], &st[n]);
     n++;
   }

@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
     printf("not decoded\n");
     return 1;
   }
-  rt_region reg = {rec.base, uaf ? 100 : rec.size, NULL, GSAN_SPACE_GLOBAL, &alloc_stack, uaf ? &free_stack : NULL, 0};
+  rt_region reg = {rec.base, uaf ? 100 : rec.size, NULL, GSAN_SPACE_GLOBAL, &alloc_stack, uaf ? &free_stack : NULL, 0, NULL};
   const char *kind = rt_classify_device(&s, &rec, uaf ? RT_SLOT_FREED : RT_SLOT_LIVE);
   if (!strcmp(sc, "repeats")) {
     rt_err_repeats e = {kind, &s, 4000, 1};
