@@ -73,7 +73,31 @@ static int cv_map(void *ctx, uint64_t addr, uint64_t size, uint64_t handle, int 
   return r;
 }
 
-static int cv_unmap(void *ctx, uint64_t addr, uint64_t size) { return ((cuda_vmm *)ctx)->api.MemUnmap(addr, size); }
+/* Canary words are written into data granules (rt_canary.c), which a free
+ * may unmap while they are still gathered or in flight on gsan's stream:
+ * seen on the H100, a later batch naming an unmapped address made the
+ * driver refuse it (CUDA_ERROR_INVALID_VALUE, returned to the program's
+ * cudaMalloc). So writes still gathered for the range are dropped (their
+ * memory goes), and writes already on the stream are waited for first. */
+static int cv_unmap(void *ctx, uint64_t addr, uint64_t size) {
+  cuda_vmm *v = ctx;
+  pthread_mutex_lock(&v->lock);
+  unsigned kept = 0;
+  for (unsigned i = 0; i < v->nbatch; i++) {
+    uint64_t a = v->batch[i].writeValue.address;
+    if (a >= addr && a - addr < size) continue;
+    v->batch[kept++] = v->batch[i];
+  }
+  v->nbatch = kept;
+  CUresult r = CUDA_SUCCESS;
+  uint64_t q = __atomic_load_n(&v->queued, __ATOMIC_ACQUIRE);
+  if (v->stream && q != __atomic_load_n(&v->done, __ATOMIC_ACQUIRE)) {
+    r = v->api.StreamSynchronize(v->stream);
+    if (r == CUDA_SUCCESS) __atomic_store_n(&v->done, q - kept, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&v->lock);
+  return r == CUDA_SUCCESS ? v->api.MemUnmap(addr, size) : r;
+}
 
 /* after a write was queued (r its result): counted, and waited for unless
  * launches are ordered after queued writes */

@@ -2,7 +2,7 @@
  * run: a "kernel" gsan did not instrument is a cuLaunchKernel whose function
  * is its name (the fake's cuFuncGetName gives it back), and its write past
  * an allocation's end is the fake's fake_kernel_write into mapped memory.
- * Usage: test_canary clean|layout|reads|free|odd|sync|exit|monitor|fault */
+ * Usage: test_canary clean|layout|reads|free|odd|sync|exit|monitor|fault|churn */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -153,6 +153,20 @@ int main(int argc, char **argv) {
     usleep(300000);
     printf("awake\n");
     fflush(stdout);
+    Free(a);
+  } else if (!strcmp(sc, "churn")) {
+    /* a granule's worth of 64 KiB allocations freed at once unmaps it while
+     * the last canary words for it may still be gathered: every later call
+     * must still succeed (on the H100 the next batch of writes was refused) */
+    int bad = 0;
+    for (int round = 0; round < 40; round++) {
+      CUdeviceptr q[40];
+      for (int i = 0; i < 40; i++) bad += Alloc(&q[i], 65536) != CUDA_SUCCESS;
+      for (int i = 0; i < 40; i++) bad += Free(q[i]) != CUDA_SUCCESS;
+    }
+    bad += launch("_Z5cleanPfi", a) != CUDA_SUCCESS;
+    bad += Sync() != CUDA_SUCCESS;
+    printf("churn: %d failed calls\n", bad);
     Free(a);
   } else if (!strcmp(sc, "fault")) {
     CUdeviceptr big;
