@@ -1,9 +1,7 @@
 // Stress: API misuse gets the driver's own error codes through gsan. Each
 // misuse below is made natively and under gsan run, and the codes printed
 // must be the same, line for line; gsan adds its own reports where it has
-// one (double free, invalid free) and never crashes. The invalid stream is one
-// destroyed before use (and destroyed again): what the driver says of it is
-// what gsan must pass on.
+// one (double free, invalid free) and never crashes.
 // REQUIRES: gpu
 // RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
 // RUN: %t > %t.native 2>&1
@@ -71,14 +69,9 @@ int main() {
   SHOWD(cuModuleGetFunction(&f, m, "touch"));
   SHOWD(cuModuleUnload(m));
   SHOWD(cuModuleUnload(m));
-  // a destroyed stream, and one destroyed twice
-  cudaStream_t s;
-  SHOW(cudaStreamCreate(&s));
-  SHOW(cudaStreamDestroy(s));
-  SHOW(cudaStreamDestroy(s));
-  SHOW(cudaMallocAsync(&q, 64, s));
-  SHOW(cudaStreamSynchronize(s));
-  cudaGetLastError();
+  // Invalid streams are not among the misuses: the driver itself crashes on
+  // them (seen on the H100, natively: a second cudaStreamDestroy of one
+  // stream is a segmentation fault), so there is no code for gsan to pass on.
   SHOW(cudaDeviceSynchronize());
   printf("misuse: done\n");
   return 0;
