@@ -57,7 +57,9 @@ def geomean(xs):
 
 
 def header(title, command, cs_on):
-    """the first lines of a results file: what ran, when, where"""
+    """the first lines of a results file: what ran (the script's BENCH_CMD,
+    with its settings and workloads, else command), when, where"""
+    command = os.environ.get('BENCH_CMD') or command
     now = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
     return ['# ' + title, '',
             'Command: `%s`  ' % command, 'Date: %s  ' % now,

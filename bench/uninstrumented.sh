@@ -26,6 +26,8 @@ RESULTS=${RESULTS:-docs/results/uninstrumented.md}
 REPS=${REPS:-11}
 CS_REPS=${CS_REPS:-1}
 CS=${CS:-1}
+# the command as run, for the results file (settings and workloads included)
+export BENCH_CMD="REPS=$REPS CS_REPS=$CS_REPS CS=$CS sh bench/uninstrumented.sh${*:+ $*}"
 FLAGS="-O3 -std=c++17 -gencode arch=compute_90,code=sm_90"
 W=$LOGDIR/bin
 GSAN=build/bin/gsan
