@@ -151,5 +151,7 @@ int cli_run(int argc, char **argv) {
   cupy_env();
   execvp(argv[i], argv + i);
   fprintf(stderr, "gsan run: cannot run '%s': %s\n", argv[i], strerror(errno));
+  free(pre); /* setenv kept copies */
+  free(opts);
   return 127;
 }

@@ -23,8 +23,8 @@ static const char *const formats[] = {"text", "json", NULL};
 #define FIELD(f) offsetof(rt_flags, f), sizeof(((rt_flags *)0)->f)
 static const option table[] = {
     {"halt_on_error", K_BOOL, FIELD(halt_on_error), "1",
-     "stop at the first device error: print it, then exit with exitcode (0: skip bad accesses and go on, "
-     "needs code instrumented with --recover)", NULL, 0, 0},
+     "stop at the first device error: print it, then exit with exitcode (0: go on after it; instrumented "
+     "code skips the bad access if built with --recover, binary mode's checks end the warp that made it)", NULL, 0, 0},
     {"exitcode", K_INT, FIELD(exitcode), "1", "exit status when errors were reported", NULL, 0, 255},
     {"log_path", K_STRING, FIELD(log_path), "", "write reports to this file instead of stderr; %p is the process id",
      NULL, 0, 0},

@@ -58,6 +58,9 @@ int rt_sites_get(const rt_site_table *t, uint32_t index, rt_site *out) {
   gsan_site s;
   memcpy(&s, t->blob + sizeof t->h + (size_t)index * sizeof s, sizeof s);
   const char *str = (const char *)t->blob + t->h.strings;
+  /* fields a site table does not hold (binary mode's) are zero, not the
+   * caller's garbage */
+  memset(out, 0, sizeof *out);
   out->func = str + s.func;
   out->file = s.file ? str + s.file : NULL;
   out->root_name = s.root_name ? str + s.root_name : NULL;
@@ -71,7 +74,5 @@ int rt_sites_get(const rt_site_table *t, uint32_t index, rt_site *out) {
   out->space = s.space;
   out->root = s.root;
   out->root_space = s.root_space;
-  out->binary = 0; /* a site table's site is instrumented code's */
-  out->sass_offset = 0;
   return 0;
 }
