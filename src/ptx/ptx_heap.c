@@ -41,12 +41,29 @@ static int callee_operand(const ptx_stmt *s) {
   return -1;
 }
 
+/* operand o is a parenthesised list of identifiers: (a) or (a, b) */
+static int ident_list(const ptx_stmt *s, int o) {
+  int lo = s->opnd[o].lo, hi = s->opnd[o].hi;
+  if (hi - lo < 3 || !ptx_tok_punct(&s->toks[lo], '(') || !ptx_tok_punct(&s->toks[hi - 1], ')')) return 0;
+  for (int i = lo + 1; i < hi - 1; i++)
+    if ((i - lo) % 2 ? s->toks[i].kind != TK_IDENT : !ptx_tok_punct(&s->toks[i], ',')) return 0;
+  return (hi - lo) % 2; /* ( a , b ): an odd count of tokens */
+}
+
 int ptx_heap_call(const ptx_stmt *s) {
   int k = callee_operand(s);
   if (k < 0) return PTX_HEAP_NONE;
   const ptx_tok *t = &s->toks[s->opnd[k].lo];
-  for (int c = PTX_HEAP_MALLOC; c <= PTX_HEAP_FREE; c++)
-    if (strlen(calls[c].callee) == t->len && !strncmp(t->text, calls[c].callee, t->len)) return c;
+  for (int c = PTX_HEAP_MALLOC; c <= PTX_HEAP_FREE; c++) {
+    if (strlen(calls[c].callee) != t->len || strncmp(t->text, calls[c].callee, t->len)) continue;
+    /* only the shape nvcc writes is rewritten, `call (ret), malloc, (n);` or
+     * `call free, (p);`: anything else (which ptxas refuses anyway) is left
+     * as it is, since the rewrite rebuilds the argument list */
+    int returns = c != PTX_HEAP_FREE;
+    if (k != returns || s->nopnd != k + 2 || (returns && !ident_list(s, 0)) || !ident_list(s, k + 1))
+      return PTX_HEAP_NONE;
+    return c;
+  }
   return PTX_HEAP_NONE;
 }
 
