@@ -163,12 +163,12 @@ $(BUILD)/bin/test_interpose: tests/runtime/test_interpose.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl
 
-$(BUILD)/bin/test_canary: tests/runtime/test_canary.c
+$(BUILD)/bin/test_canary: tests/runtime/test_canary.c tests/runtime/driver.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl
 
 # PTX loaded at run time, through the same fake driver
-$(BUILD)/bin/test_jit: tests/runtime/test_jit.c
+$(BUILD)/bin/test_jit: tests/runtime/test_jit.c tests/runtime/driver.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl
 
@@ -177,7 +177,7 @@ $(BUILD)/bin/test_lcuda: tests/runtime/test_lcuda.c $(BUILD)/lib/fake/libcuda.so
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -L$(BUILD)/lib/fake -l:libcuda.so.1
 
 # the device heap, the device's part played by the program (heap.test)
-$(BUILD)/bin/test_heap: tests/runtime/test_heap.c include/gsan/abi.h
+$(BUILD)/bin/test_heap: tests/runtime/test_heap.c include/gsan/abi.h tests/runtime/driver.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl
 

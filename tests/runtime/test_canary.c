@@ -3,21 +3,13 @@
  * is its name (the fake's cuFuncGetName gives it back), and its write past
  * an allocation's end is the fake's fake_kernel_write into mapped memory.
  * Usage: test_canary clean|layout|reads|free|odd|sync|exit|monitor|fault|churn */
-#include <cuda.h>
-#include <dlfcn.h>
+#include "driver.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-typedef CUresult (*gpa_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
-static gpa_fn gpa;
-static void *get(const char *name) {
-  void *p = NULL;
-  CUdriverProcAddressQueryResult st;
-  if (gpa(name, &p, 12000, 0, &st) != CUDA_SUCCESS) printf("no %s\n", name);
-  return p;
-}
 
 static CUresult (*Alloc)(CUdeviceptr *, size_t);
 static CUresult (*Free)(CUdeviceptr);
@@ -45,9 +37,8 @@ static void overflow(CUdeviceptr p, size_t size, size_t past) {
 }
 
 int main(int argc, char **argv) {
-  void *h = dlopen("libcuda.so.1", RTLD_NOW);
+  void *h = drv_open();
   if (!h) return 2;
-  gpa = (gpa_fn)dlsym(h, "cuGetProcAddress_v2");
   CUresult (*Init)(unsigned) = get("cuInit");
   Init(0);
   *(void **)&Alloc = get("cuMemAlloc");

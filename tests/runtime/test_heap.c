@@ -9,8 +9,8 @@
  * write to it after its free (an access record), or a host cuMemFree of it. */
 #include <gsan/abi.h>
 
-#include <cuda.h>
-#include <dlfcn.h>
+#include "driver.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,14 +20,6 @@
 #define SITE_WRITE 1            /* p[threadIdx.x] = 1, heap.cu:3 */
 #define SITE_FREE 5             /* free(p), heap.cu:7 */
 
-typedef CUresult (*gpa_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
-static gpa_fn gpa;
-static void *get(const char *name) {
-  void *p = NULL;
-  CUdriverProcAddressQueryResult st;
-  if (gpa(name, &p, 12000, 0, &st) != CUDA_SUCCESS) printf("no %s\n", name);
-  return p;
-}
 
 /* what __gsan_report writes: the next ring slot, seq last */
 static void record(unsigned char *ring, uint32_t site, uint64_t addr, uint64_t base, uint64_t size) {
@@ -48,8 +40,7 @@ int main(int argc, char **argv) {
   }
   const char *sc = argv[1];
   setvbuf(stdout, NULL, _IONBF, 0); /* in order with gsan's reports on stderr */
-  void *h = dlopen("libcuda.so.1", RTLD_NOW);
-  if (!h || !(gpa = (gpa_fn)dlsym(h, "cuGetProcAddress_v2"))) return 2;
+  if (!drv_open()) return 2;
   CUresult (*cuInit)(unsigned) = get("cuInit");
   CUresult (*cuModuleLoad)(CUmodule *, const char *) = get("cuModuleLoad");
   CUresult (*cuCtxSetLimit)(CUlimit, size_t) = get("cuCtxSetLimit");

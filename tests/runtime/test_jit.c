@@ -9,23 +9,15 @@
  * GOT: a file to write what the driver got into. report: after the load,
  * plays a kernel whose check at SITE failed (writes its record into gsan's
  * ring, as __gsan_report does) and waits, for gsan to print the report. */
-#include <cuda.h>
-#include <dlfcn.h>
+#define DRV_VERSION 13000
+#include "driver.h"
+
 #include <gsan/abi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef CUresult (*gpa_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
-static gpa_fn gpa;
-
-static void *get(const char *name) {
-  void *p = NULL;
-  CUdriverProcAddressQueryResult st;
-  if (gpa(name, &p, 13000, 0, &st) != CUDA_SUCCESS) printf("no %s\n", name);
-  return p;
-}
 
 static unsigned char *read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
@@ -63,8 +55,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *call = argv[1], *path = argv[2];
-  void *h = dlopen("libcuda.so.1", RTLD_NOW);
-  if (!h || !(gpa = (gpa_fn)dlsym(h, "cuGetProcAddress_v2"))) {
+  void *h = drv_open();
+  if (!h) {
     fprintf(stderr, "test_jit: no driver\n");
     return 2;
   }
