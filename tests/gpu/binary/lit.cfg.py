@@ -6,13 +6,11 @@
 # default 90). Without a GPU they are UNSUPPORTED; tests/nvcc/binary_build.test
 # still builds every one.
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-lit_config.load_config(config, os.path.join(HERE, '..', '..', 'bugs', 'lit.cfg.py'))
-config.name = 'gsan-binary'
-config.test_source_root = HERE
-config.test_exec_root = os.path.join(os.path.dirname(config.test_exec_root), 'binary')
-config.excludes = ['lit.cfg.py', 'binary.h']
-config.suffixes = ['.cu']
-config.substitutions.append(('%tools', os.path.join(HERE, '..', '..', 'tools')))
+sys.path.insert(0, os.path.dirname(HERE))
+import suite  # noqa: E402  (tests/gpu/suite.py)
+
+suite.setup(lit_config, config, HERE, 'binary', excludes=['binary.h'])
 config.substitutions.append(('%sm', lit_config.params.get('sm', '90')))

@@ -3,13 +3,11 @@
 # "gpu" feature), with its own name and build directory. Without a GPU they
 # are UNSUPPORTED; tests/nvcc/stress_build.test still builds every one.
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-lit_config.load_config(config, os.path.join(HERE, '..', '..', 'bugs', 'lit.cfg.py'))
-config.name = 'gsan-stress'
-config.test_source_root = HERE
-config.test_exec_root = os.path.join(os.path.dirname(config.test_exec_root), 'stress')
-config.excludes = ['lit.cfg.py', 'stress.h']
-config.suffixes = ['.cu']
-config.substitutions.append(('%tools', os.path.join(HERE, '..', '..', 'tools')))
+sys.path.insert(0, os.path.dirname(HERE))
+import suite  # noqa: E402  (tests/gpu/suite.py)
+
+suite.setup(lit_config, config, HERE, 'stress', excludes=['stress.h'])
 config.environment['GSAN_CACHE'] = os.path.join(config.test_exec_root, 'nvcc-cache')

@@ -7,13 +7,11 @@
 # Without a GPU they are UNSUPPORTED; tests/nvcc/uninstrumented_build.test
 # still builds every one.
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-lit_config.load_config(config, os.path.join(HERE, '..', '..', 'bugs', 'lit.cfg.py'))
-config.name = 'gsan-uninstrumented'
-config.test_source_root = HERE
-config.test_exec_root = os.path.join(os.path.dirname(config.test_exec_root), 'uninstrumented')
-config.excludes = ['lit.cfg.py']
-config.suffixes = ['.cu']
-config.substitutions.append(('%tools', os.path.join(HERE, '..', '..', 'tools')))
+sys.path.insert(0, os.path.dirname(HERE))
+import suite  # noqa: E402  (tests/gpu/suite.py)
+
+suite.setup(lit_config, config, HERE, 'uninstrumented')
 config.substitutions.append(('%sass_only', '-gencode arch=compute_90,code=sm_90'))
