@@ -12,7 +12,7 @@
 #define GSAN_STATIC_ASSERT _Static_assert
 #endif
 
-#define GSAN_ABI_VERSION 3
+#define GSAN_ABI_VERSION 4
 
 /* the inline helpers below are also called by device code (binary mode's
  * patch, src/runtime/rt_binary_patch.cu) */
@@ -40,6 +40,25 @@
 #define GSAN_CTX_ABI 52         /* u32: GSAN_ABI_VERSION, written by the runtime */
 #define GSAN_CTX_FLAGS 56       /* u32: reserved, 0 */
 #define GSAN_CTX_BYTES 64
+
+/* Launch bounds (ABI 4, docs/abi.md "Launch bounds"): next to a kernel whose
+ * pointer parameters are checked, the instrumenter writes a copy named
+ * GSAN_LAUNCH_PREFIX + the kernel's name, with one parameter more at the end,
+ * `.param .align 8 .b8 __gsan_lb[16 * W]`. Entry w of it describes the
+ * 8-byte word at byte offset 8 * w of the kernel's own parameters, as the
+ * launch gives them: the copy reads a pointer parameter's bounds there
+ * instead of looking them up in every thread. The runtime launches the copy
+ * in place of the kernel and fills the entries; a launch it does not see
+ * runs the kernel itself, which looks its bounds up as before. */
+#define GSAN_LAUNCH_PREFIX "__gsan_lb_"
+#define GSAN_LAUNCH_PARAM "__gsan_lb"
+#define GSAN_LAUNCH_MAX_BYTES 4096 /* user parameters + __gsan_lb: the copy is left out beyond */
+
+typedef struct gsan_launch_entry {
+  uint64_t base;  /* the word's slot base (value & -class size); 0 outside the launching device's arena */
+  uint64_t entry; /* device address of its slot table entry; 0: unchecked (size GSAN_UNCHECKED_SIZE) */
+} gsan_launch_entry;
+GSAN_STATIC_ASSERT(sizeof(gsan_launch_entry) == 16, "launch entry layout");
 
 /* Size the lookup reports for a pointer outside the arena: large enough that
  * every offset of a real address passes, small enough to stay positive. */
