@@ -23,6 +23,8 @@ static void usage(FILE *f) {
         "  --recover          failed checks skip the access (loads give 0) and go on;\n"
         "                     default: record the failure, then trap\n"
         "  --no-elim          keep every check (no merging or dominance elimination)\n"
+        "  --no-launch-bounds write no launch-bounds copies of kernels (each thread\n"
+        "                     then looks its pointer parameters' bounds up itself)\n"
         "  --module-id=HEX    module id for the site table (default: hash of IN)\n"
         "  --roundtrip        parse and print back without instrumenting\n"
         "  --analyze          print the analyses instead: blocks, successors, dominators,\n"
@@ -142,6 +144,7 @@ int cli_ptx(int argc, char **argv) {
     } else if (!strcmp(a, "--stats")) stats = 1;
     else if (!strcmp(a, "--recover")) o.recover = 1;
     else if (!strcmp(a, "--no-elim")) o.no_elim = 1;
+    else if (!strcmp(a, "--no-launch-bounds")) o.no_launch_bounds = 1;
     else if (!strcmp(a, "--roundtrip")) roundtrip = 1;
     else if (!strcmp(a, "--analyze")) analyze = 1;
     else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = 1;

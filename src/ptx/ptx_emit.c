@@ -110,6 +110,20 @@ static void emit_lookup(ptx_buf *b, const char *val, const char *base, const cha
               (unsigned long long)GSAN_UNCHECKED_SIZE, P_LOOKUP);
 }
 
+/* The bounds the runtime gave the launch-bounds copy in word w of
+ * __gsan_lb: the base as it is, the size read from the slot's table entry
+ * (an entry of 0: a pointer outside the arena, unchecked). */
+static void emit_launch_lookup(ptx_buf *b, int w, const char *base, const char *size) {
+  ptx_bprintf(b,
+              "\tld.param.u64 \t%s, [" GSAN_LAUNCH_PARAM "+%d];\n"
+              "\tld.param.u64 \t%%gsan_rd%d, [" GSAN_LAUNCH_PARAM "+%d];\n"
+              "\tmov.u64 \t%s, %llu;\n"
+              "\tsetp.ne.u64 \t%%gsan_p%d, %%gsan_rd%d, 0;\n"
+              "\t@%%gsan_p%d ld.global.u64 \t%s, [%%gsan_rd%d];\n",
+              base, 16 * w, T_L4, 16 * w + 8, size, (unsigned long long)GSAN_UNCHECKED_SIZE, P_LOOKUP, T_L4, P_LOOKUP,
+              size, T_L4);
+}
+
 /* count of valid start offsets for width w: max(size - (w-1), 0) */
 static void emit_cnt(ptx_buf *b, int bits, const char *dst, const char *size, int w) {
   if (w > 1) ptx_bprintf(b, "\tsub.s%d \t%s, %s, %d;\n", bits, dst, size, w - 1);
@@ -384,12 +398,21 @@ void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, co
   char base[32], size[32];
   reg_txt(base, sizeof base, 64, r->base);
   reg_txt(size, sizeof size, 64, r->size);
-  ptx_bprintf(b, "\t// gsan: bounds of the pointer in %s, looked up once here\n", fs->fn.regs.name[r->reg]);
+  int w = ptx_launch_word(fs, def);
+  if (w >= 0)
+    ptx_bprintf(b, "\t// gsan: bounds of the pointer in %s, given by the launch (word %d)\n", fs->fn.regs.name[r->reg], w);
+  else
+    ptx_bprintf(b, "\t// gsan: bounds of the pointer in %s, looked up once here\n", fs->fn.regs.name[r->reg]);
   int skip = def->pred >= 0;
   if (skip)
     ptx_bprintf(b, "\t@%s%.*s bra \t$L__gsan_skip_%d_%d;\n", def->pred_neg ? "" : "!", (int)def->toks[def->pred].len,
             def->toks[def->pred].text, r->base, tag);
-  emit_lookup(b, fs->fn.regs.name[r->reg], base, size);
+  if (w >= 0) {
+    emit_launch_lookup(b, w, base, size);
+    if (w + 1 > fs->lb_words) fs->lb_words = w + 1;
+  } else {
+    emit_lookup(b, fs->fn.regs.name[r->reg], base, size);
+  }
   for (int k = 0; k < r->nw; k++) {
     char cnt[32];
     reg_txt(cnt, sizeof cnt, 64, r->cnt[k]);

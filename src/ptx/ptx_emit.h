@@ -37,9 +37,34 @@ typedef struct ptx_fstate {
   int scope;          /* a local address escapes somewhere in the module (ptx_scope.c) */
   int scope_self;     /* ... and this function's own locals do */
   int scope_labels;   /* labels of the code ptx_scope.c inserts */
+  /* the launch-bounds copy (ptx_launch.c): its parameter layout while the
+   * copy is written (NULL otherwise), and the words of it the copy reads */
+  const struct ptx_lparams *lb_params;
+  int lb_words;
+  /* sites the kernel registered, in order, which its copy registers again:
+   * it reuses their numbers, so that both report the same site */
+  int *site_log, nsite_log, cap_site_log, site_replay;
   ptx_vec heap_calls;      /* ptx_heap_site*: this function's malloc/free calls */
   unsigned heap_used;      /* 1 << PTX_HEAP_*: wrappers the module needs */
 } ptx_fstate;
+
+/* The module's site for an access of the function being rewritten (the
+ * kernel's own number again while its launch-bounds copy is written). */
+int ptx_site(ptx_fstate *fs, const ptx_site_desc *sd);
+
+/* ptx_launch.c: the launch-bounds copy of a kernel (docs/abi.md) */
+typedef struct ptx_lparams ptx_lparams;
+/* the kernel's parameter layout, as ptxas lays it out; NULL when f is not a
+ * kernel or a parameter is of a form this does not know */
+ptx_lparams *ptx_launch_params(ptx_arena *a, const ptx_func *f);
+/* the word of __gsan_lb that def's pointer is described by: def loads 8
+ * aligned bytes of a parameter; -1 otherwise (or when no copy is written) */
+int ptx_launch_word(const ptx_fstate *fs, const ptx_stmt *def);
+/* a copy of f whose statements may be rewritten without touching f's */
+ptx_func *ptx_launch_clone(ptx_arena *a, const ptx_func *f);
+/* gives the copy its name and the __gsan_lb parameter of words entries;
+ * -1 (no copy) when the parameters would pass GSAN_LAUNCH_MAX_BYTES */
+int ptx_launch_finish(ptx_arena *a, ptx_func *copy, const ptx_lparams *lp, int words);
 
 /* ptx_heap.c: in-kernel malloc/free through gsan's device heap */
 enum { PTX_HEAP_NONE = 0, PTX_HEAP_MALLOC, PTX_HEAP_ALIGNED, PTX_HEAP_FREE };

@@ -16,6 +16,7 @@ typedef struct ptx_opts {
   unsigned spaces;      /* bit (1 << enum gsan_space) set = checked */
   int recover;          /* failed checks skip the access instead of trapping */
   int no_elim;          /* keep every check (for measurements) */
+  int no_launch_bounds; /* write no launch-bounds copies of kernels (docs/abi.md) */
   uint64_t module_id;   /* 0 = hash of the input */
 } ptx_opts;
 
@@ -41,6 +42,7 @@ typedef struct ptx_stats {
   long sites;
   long scope_funcs;     /* functions whose locals escape as generic pointers */
   long scope_checks;    /* use-after-scope checks (ptx_scope.c) */
+  long launch_copies;   /* kernels with a launch-bounds copy (ptx_launch.c) */
 } ptx_stats;
 
 typedef struct ptx_member {

@@ -42,6 +42,19 @@ static int parse_address(ptx_fstate *fs, const ptx_stmt *s, int k, int *reg, ptx
   return 0;
 }
 
+int ptx_site(ptx_fstate *fs, const ptx_site_desc *sd) {
+  if (fs->lb_params && fs->site_replay < fs->nsite_log) return fs->site_log[fs->site_replay++];
+  int id = ptx_sites_add(fs->sites, sd);
+  if (!fs->lb_params) {
+    if (fs->nsite_log == fs->cap_site_log) {
+      fs->cap_site_log = fs->cap_site_log ? 2 * fs->cap_site_log : 64;
+      fs->site_log = realloc(fs->site_log, (size_t)fs->cap_site_log * sizeof *fs->site_log);
+    }
+    fs->site_log[fs->nsite_log++] = id;
+  }
+  return id;
+}
+
 static int root_slot_for(ptx_fstate *fs, int def) {
   for (int i = 0; i < fs->nroots; i++)
     if (fs->roots[i].def == def) return i;
@@ -130,7 +143,7 @@ static void collect(ptx_fstate *fs) {
                           l.call_line, heap == PTX_HEAP_FREE ? GSAN_ACCESS_FREE : GSAN_ACCESS_MALLOC,
                           GSAN_SPACE_GLOBAL, 0, NULL, 0};
       ptx_heap_site *h = ptx_alloc(fs->m->arena, sizeof *h);
-      *h = (ptx_heap_site){s, heap, ptx_sites_add(fs->sites, &sd)};
+      *h = (ptx_heap_site){s, heap, ptx_site(fs, &sd)};
       ptx_vec_push(&fs->heap_calls, h);
       fs->heap_used |= 1u << heap;
     }
@@ -223,7 +236,7 @@ static void collect(ptx_fstate *fs) {
       c.mem[0].imm = imm;
       c.mem[0].width = ac->width;
       c.mem[0].wtok = ac->width ? NULL : wtok;
-      c.mem[0].site = ptx_sites_add(fs->sites, &sd);
+      c.mem[0].site = ptx_site(fs, &sd);
       /* [symbol+imm] with a static size is decided now */
       if (c.addr_sym && !c.addr_sym->dynamic) {
         if (imm >= 0 && ac->width > 0 && (uint64_t)imm + (uint64_t)ac->width <= c.addr_sym->size) {
@@ -269,7 +282,7 @@ static void flush_stubs(ptx_fstate *fs, ptx_vec *out, ptx_buf *stubs, const ptx_
 }
 
 /* ---- step 2+3: per function ---- */
-static void instrument_function(ptx_fstate *fs, ptx_func *f) {
+static void rewrite_function(ptx_fstate *fs, ptx_func *f) {
   ptx_fn *fn = &fs->fn;
   ptx_fn_build(fn, fs->m, f);
   fs->st->funcs++;
@@ -384,6 +397,38 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f) {
   ptx_fn_free(fn);
 }
 
+/* Rewrites f, and for a kernel whose pointer parameters are checked also
+ * its launch-bounds copy (ptx_launch.c): the same rewrite but for the
+ * bounds of those parameters. The copy is rewritten from f's statements as
+ * they were, with statistics of its own that are not counted. Returns the
+ * copy or NULL. */
+static ptx_func *instrument_function(ptx_fstate *fs, ptx_func *f) {
+  ptx_lparams *lp = fs->o->no_launch_bounds ? NULL : ptx_launch_params(fs->m->arena, f);
+  ptx_func *copy = lp ? ptx_launch_clone(fs->m->arena, f) : NULL;
+  fs->nsite_log = 0;
+  rewrite_function(fs, f);
+  if (!copy) return NULL;
+  ptx_stats *st = fs->st, scratch;
+  memset(&scratch, 0, sizeof scratch);
+  fs->st = &scratch;
+  fs->lb_params = lp;
+  fs->lb_words = 0;
+  fs->site_replay = 0;
+  int warnings = fs->d->warnings;
+  fs->d->quiet++;
+  rewrite_function(fs, copy);
+  fs->d->quiet--;
+  fs->d->warnings = warnings;
+  fs->lb_params = NULL;
+  fs->st = st;
+  if (ptx_launch_finish(fs->m->arena, copy, lp, fs->lb_words) < 0) {
+    ptx_vec_free(&copy->body); /* the rest is the module arena's */
+    return NULL;
+  }
+  st->launch_copies++;
+  return copy;
+}
+
 static uint64_t fnv64(const char *s, size_t n) {
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
@@ -428,9 +473,10 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
   fs.sites = ptx_sites_new();
   fs.modid = o->module_id ? o->module_id : fnv64(m->src, m->srclen);
   fs.scope = ptx_scope_scan(m, st);
+  ptx_func **copies = calloc((size_t)m->items.n + 1, sizeof *copies);
   for (int i = 0; i < m->items.n; i++) {
     ptx_item *it = m->items.v[i];
-    if (it->kind == IT_FUNC && !it->func->is_decl) instrument_function(&fs, it->func);
+    if (it->kind == IT_FUNC && !it->func->is_decl) copies[i] = instrument_function(&fs, it->func);
   }
   st->sites = ptx_sites_count(fs.sites);
   /* support code after the header directives, site table at the end */
@@ -447,7 +493,14 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
       placed = 1;
     }
     ptx_vec_push(&items, it);
+    if (copies[i]) {
+      ptx_item *c = ptx_alloc(m->arena, sizeof *c);
+      c->kind = IT_FUNC;
+      c->func = copies[i];
+      ptx_vec_push(&items, c);
+    }
   }
+  free(copies);
   if (!placed) ptx_vec_push(&items, text_item(m, ptx_support_text()));
   if (fs.heap_used) ptx_vec_push(&items, text_item(m, ptx_heap_defs(m->arena, fs.heap_used)));
   ptx_vec_push(&items, text_item(m, ptx_sites_decl(m->arena, fs.sites, fs.modid)));
@@ -455,6 +508,7 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
   m->items = items;
   ptx_sites_free(fs.sites);
   free(fs.c);
+  free(fs.site_log);
   free(fs.roots);
   ptx_vec_free(&fs.heap_calls);
   return 0;

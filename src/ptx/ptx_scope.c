@@ -159,7 +159,7 @@ int ptx_scope_check(ptx_fstate *fs, const ptx_check *c, ptx_site_desc sd, ptx_ch
   out->mem[0].width = c->acc.width;
   sd.scope = 1;
   sd.root = NULL;
-  out->mem[0].site = ptx_sites_add(fs->sites, &sd);
+  out->mem[0].site = ptx_site(fs, &sd);
   fs->st->scope_checks++;
   return 1;
 }

@@ -119,7 +119,7 @@ static char *instrument(const char *src, size_t n, const char *what) {
   if (!diag) return NULL;
   ptx_diag_redirect(diag); /* the instrumenter's messages stay out of the program's stderr */
   ptx_diag d = {what, 0, 0, 1};
-  ptx_opts o = {PTX_SPACES_ALL, !rt_gsan.flags.halt_on_error, 0, 0};
+  ptx_opts o = {.spaces = PTX_SPACES_ALL, .recover = !rt_gsan.flags.halt_on_error};
   ptx_stats st;
   memset(&st, 0, sizeof st);
   ptx_module *m = ptx_parse(src, n, &d);
