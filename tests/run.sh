@@ -16,7 +16,7 @@ rc=$?
 # sanitizer report they leave fails the run
 rm -rf "$BUILD/lit-asan/reports"
 lit --param libgsan=asan "$TOP/tests/runtime/interpose.test" "$TOP/tests/runtime/exits.test" "$TOP/tests/runtime/reset.test" "$TOP/tests/runtime/heap.test" \
-  "$TOP/tests/runtime/jit.test" "$TOP/tests/runtime/canary.test" "$TOP/tests/runtime/binary_run.test" >>"$LOG" 2>&1 || rc=1
+  "$TOP/tests/runtime/jit.test" "$TOP/tests/runtime/canary.test" "$TOP/tests/runtime/launch.test" "$TOP/tests/runtime/binary_run.test" >>"$LOG" 2>&1 || rc=1
 san='ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|runtime error:'
 # and dlsym(RTLD_NEXT) through it, from the interposers preloaded after it
 # (tests/lit.cfg.py puts ASan's runtime there too)

@@ -289,9 +289,13 @@ static int keep_spare(rt_class *c, uint64_t bytes, uint64_t h, unsigned max) {
   return 1;
 }
 
+/* the device address of slot s's table entry in class k */
+static uint64_t entry_addr(const rt_arena *a, unsigned k, uint64_t s) {
+  return a->tables + ((uint64_t)k << a->table_shift) + s * 8;
+}
+
 static rt_status write_entry(rt_arena *a, unsigned k, uint64_t s, uint64_t size) {
-  uint64_t addr = a->tables + ((uint64_t)k << a->table_shift) + s * 8;
-  int err = a->vmm.set64(a->vmm.ctx, addr, size);
+  int err = a->vmm.set64(a->vmm.ctx, entry_addr(a, k, s), size);
   return err ? vmm_fail(a, err) : RT_OK;
 }
 
@@ -430,6 +434,15 @@ static int locate(const rt_arena *a, uint64_t ptr, unsigned *k, uint64_t *s) {
   uint64_t off = ptr - a->base;
   *k = (unsigned)(off >> a->p.region_shift);
   *s = (off & ((1ull << a->p.region_shift) - 1)) >> a->cls[*k].shift;
+  return 1;
+}
+
+int rt_arena_entry(const rt_arena *a, uint64_t ptr, uint64_t *base, uint64_t *entry) {
+  unsigned k;
+  uint64_t s;
+  if (!locate(a, ptr, &k, &s)) return 0;
+  *base = ptr & ~((1ull << a->cls[k].shift) - 1);
+  *entry = entry_addr(a, k, s);
   return 1;
 }
 

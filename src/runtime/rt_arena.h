@@ -80,6 +80,12 @@ unsigned rt_arena_classes(const rt_arena *a);
 rt_status rt_arena_find(rt_arena *a, uint64_t ptr, rt_alloc_info *info);
 /* 1 if ptr falls in the arena's reservation (no lock: fixed once created) */
 int rt_arena_holds(const rt_arena *a, uint64_t ptr);
+/* What the device lookup of docs/abi.md computes for ptr, without reading
+ * the entry: 1 when ptr lies in the arena's reservation, with *base its
+ * slot's base (ptr & -slot size) and *entry the device address of its slot
+ * table entry; 0 outside. No lock: only the fixed layout is read, so a
+ * launch may call it from any thread (rt_launch.c). */
+int rt_arena_entry(const rt_arena *a, uint64_t ptr, uint64_t *base, uint64_t *entry);
 /* 1 if [ptr, ptr+len) lies inside one live allocation */
 int rt_arena_range_ok(rt_arena *a, uint64_t ptr, uint64_t len);
 

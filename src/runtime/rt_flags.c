@@ -83,6 +83,9 @@ static const option table[] = {
     {"sanitizer_lib", K_STRING, FIELD(sanitizer_lib), "",
      "the Sanitizer API library binary mode loads (default: $CUDA_HOME/compute-sanitizer/libsanitizer-public.so, "
      "then /usr/local/cuda's, then the loader's search path)", NULL, 0, 0},
+    {"launch_bounds", K_BOOL, FIELD(launch_bounds), "1",
+     "launch an instrumented kernel's launch-bounds copy, handed its pointer parameters' bounds by the host, in "
+     "place of the kernel, which looks them up in every thread (0: always launch the kernel itself)", NULL, 0, 0},
 };
 #undef FIELD
 

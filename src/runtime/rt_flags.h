@@ -33,6 +33,7 @@ typedef struct rt_flags {
   int handle_signals;    /* fatal signals left at their default print pending reports first */
   int binary;            /* SASS-only modules patched through NVIDIA's Sanitizer API (rt_binary.h) */
   char sanitizer_lib[512]; /* that API's library; empty: the CUDA toolkit's */
+  int launch_bounds;     /* launch kernels' launch-bounds copies, their entries filled (rt_launch.h) */
 } rt_flags;
 
 void rt_flags_defaults(rt_flags *f);

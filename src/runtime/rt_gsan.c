@@ -12,6 +12,7 @@
 #include "rt_depot.h"
 #include "rt_foreign.h"
 #include "rt_heap.h"
+#include "rt_launch.h"
 #include "rt_unwind.h"
 
 #include <dlfcn.h>
@@ -627,6 +628,7 @@ static void forget_context(rt_dev *d, int alive) {
   }
   free(l.p);
   rt_heap_forget(d);
+  rt_launch_forget(); /* the context's modules went too */
   if (pushed) {
     /* the table writes land before the stream goes; what the control
      * block counted is kept */

@@ -3,15 +3,33 @@
  * device's primary context (cuDevicePrimaryCtxReset), which frees every allocation made in it
  * and the ring and stream gsan keeps there. gsan takes the pending records
  * first and forgets those allocations (rt_gsan_device_reset); the program's
- * next use of the device sets gsan up there again. */
+ * next use of the device sets gsan up there again. A context that goes
+ * (destroyed, reset, or a primary context released, maybe for the last
+ * time) takes its modules with it: the launch-bounds copies found in them
+ * are forgotten (rt_launch.h). */
 #include "rt_gsan.h"
 #include "rt_heap.h"
+#include "rt_launch.h"
 
 static CUresult (*real_PrimaryCtxReset)(CUdevice);
 
 static CUresult w_DevicePrimaryCtxReset(CUdevice dev) {
   rt_gsan_device_reset((int)dev);
   return real_PrimaryCtxReset(dev);
+}
+
+static CUresult (*real_CtxDestroy)(CUcontext);
+static CUresult w_CtxDestroy(CUcontext c) {
+  CUresult r = real_CtxDestroy(c);
+  rt_launch_forget();
+  return r;
+}
+
+static CUresult (*real_PrimaryCtxRelease)(CUdevice);
+static CUresult w_DevicePrimaryCtxRelease(CUdevice dev) {
+  CUresult r = real_PrimaryCtxRelease(dev);
+  rt_launch_forget();
+  return r;
 }
 
 /* the device heap's size: a heap gsan set up already is made again at the
@@ -29,5 +47,9 @@ const rt_hook rt_hooks_ctx[] = {
     /* the _v2 name (CUDA 11's): the one cudart and cuda.h call */
     {"cuDevicePrimaryCtxReset", {(void *)w_DevicePrimaryCtxReset, (void *)w_DevicePrimaryCtxReset},
      (void **)&real_PrimaryCtxReset, 1, 11000, 0},
+    {"cuDevicePrimaryCtxRelease", {(void *)w_DevicePrimaryCtxRelease, (void *)w_DevicePrimaryCtxRelease},
+     (void **)&real_PrimaryCtxRelease, 1, 11000, 0},
+    /* cuCtxDestroy_v2, the name since CUDA 4 */
+    {"cuCtxDestroy", {(void *)w_CtxDestroy, (void *)w_CtxDestroy}, (void **)&real_CtxDestroy, 1, 4000, 0},
     {NULL, {NULL, NULL}, NULL, 0, 0, 0},
 };

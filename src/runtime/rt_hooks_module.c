@@ -9,11 +9,14 @@
  * PTX that the program compiles at run time (a module, library or link
  * input given as PTX text or file, or a fatbin whose code for the device is
  * PTX only) goes through the instrumenter first (rt_jit.c), and the driver
- * gets the instrumented text; if it refused that, the image as it came. */
+ * gets the instrumented text; if it refused that, the image as it came.
+ * An unload makes the launch-bounds copies found so far stale (a handle may
+ * come back naming another function): rt_launch forgets them. */
 #include "rt_gsan.h"
 
 #include "rt_fatbin.h"
 #include "rt_jit.h"
+#include "rt_launch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,7 @@ static struct {
   CUresult (*ModuleLoadFatBinary)(CUmodule *, const void *);
   CUresult (*ModuleLoad)(CUmodule *, const char *);
   CUresult (*LibraryUnload)(CUlibrary);
+  CUresult (*ModuleUnload)(CUmodule);
   CUresult (*LinkAddData)(CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned, CUjit_option *, void **);
   CUresult (*LinkAddFile)(CUlinkState, CUjitInputType, const char *, unsigned, CUjit_option *, void **);
 } real;
@@ -195,7 +199,15 @@ static CUresult w_LibraryUnload(CUlibrary lib) {
   for (unsigned i = 0; i < libs.n; i++)
     if (libs.lib[i] == lib) libs.lib[i--] = libs.lib[--libs.n];
   pthread_mutex_unlock(&libs.lock);
-  return real.LibraryUnload(lib);
+  CUresult r = real.LibraryUnload(lib);
+  rt_launch_forget();
+  return r;
+}
+
+static CUresult w_ModuleUnload(CUmodule m) {
+  CUresult r = real.ModuleUnload(m);
+  rt_launch_forget();
+  return r;
 }
 
 /* the module's __gsan_ctx gets its device's arena and ring */
@@ -288,6 +300,7 @@ static CUresult w_LinkAddFile(CUlinkState st, CUjitInputType type, const char *p
 const rt_hook rt_hooks_module[] = {
     {"cuLibraryLoadData", {(void *)w_LibraryLoadData, (void *)w_LibraryLoadData}, (void **)&real.LibraryLoadData, 1, 0, 0},
     {"cuLibraryUnload", {(void *)w_LibraryUnload, (void *)w_LibraryUnload}, (void **)&real.LibraryUnload, 1, 0, 0},
+    {"cuModuleUnload", {(void *)w_ModuleUnload, (void *)w_ModuleUnload}, (void **)&real.ModuleUnload, 1, 0, 0},
     {"cuModuleLoadData", {(void *)w_ModuleLoadData, (void *)w_ModuleLoadData}, (void **)&real.ModuleLoadData, 1, 0, 0},
     {"cuModuleLoadDataEx", {(void *)w_ModuleLoadDataEx, (void *)w_ModuleLoadDataEx}, (void **)&real.ModuleLoadDataEx, 1, 0, 0},
     {"cuModuleLoadFatBinary", {(void *)w_ModuleLoadFatBinary, (void *)w_ModuleLoadFatBinary}, (void **)&real.ModuleLoadFatBinary, 1, 0, 0},

@@ -4,10 +4,13 @@
  * due here (DESIGN.md §4): every call that waits for the device, and every
  * launch or wait that returns an error, drains the ring, so a report comes
  * before the program sees the failure (and, in halt mode, the program ends
- * there). The monitor thread covers kernels that are still running. */
+ * there). The monitor thread covers kernels that are still running.
+ * A kernel launch runs its launch-bounds copy where it has one
+ * (rt_launch.h); the canaries still see the kernel the program named. */
 #include "rt_gsan.h"
 
 #include "rt_canary.h"
+#include "rt_launch.h"
 
 /* the driver's functions, per variant: [0] legacy stream, [1] per-thread stream */
 static struct {
@@ -61,19 +64,25 @@ static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchron
                                      void **extra) {                                                           \
     ORDERED(STREAM(V, s));                                                                                     \
     rt_canary_launch(f, args);                                                                                 \
-    return launched(real.LaunchKernel[V](f, gx, gy, gz, bx, by, bz, shmem, s, args, extra));                  \
+    rt_launch l;                                                                                               \
+    rt_launch_prepare(&l, f, args, extra);                                                                     \
+    return launched(real.LaunchKernel[V](l.f, gx, gy, gz, bx, by, bz, shmem, s, l.args, l.extra));            \
   }                                                                                                            \
   static CUresult w_LaunchKernelEx##V(const CUlaunchConfig *c, CUfunction f, void **args, void **extra) {     \
     if (c) ORDERED(STREAM(V, c->hStream));                                                                     \
     rt_canary_launch(f, args);                                                                                 \
-    return launched(real.LaunchKernelEx[V](c, f, args, extra));                                               \
+    rt_launch l;                                                                                               \
+    rt_launch_prepare(&l, f, args, extra);                                                                     \
+    return launched(real.LaunchKernelEx[V](c, l.f, l.args, l.extra));                                         \
   }                                                                                                            \
   static CUresult w_LaunchCooperativeKernel##V(CUfunction f, unsigned gx, unsigned gy, unsigned gz,           \
                                                unsigned bx, unsigned by, unsigned bz, unsigned shmem,          \
                                                CUstream s, void **args) {                                      \
     ORDERED(STREAM(V, s));                                                                                     \
     rt_canary_launch(f, args);                                                                                 \
-    return launched(real.LaunchCooperativeKernel[V](f, gx, gy, gz, bx, by, bz, shmem, s, args));              \
+    rt_launch l;                                                                                               \
+    rt_launch_prepare(&l, f, args, NULL);                                                                      \
+    return launched(real.LaunchCooperativeKernel[V](l.f, gx, gy, gz, bx, by, bz, shmem, s, l.args));          \
   }                                                                                                            \
   static CUresult w_GraphLaunch##V(CUgraphExec g, CUstream s) {                                               \
     ORDERED(STREAM(V, s));                                                                                     \

@@ -153,6 +153,9 @@ EXPORT(cuGraphAddMemFreeNode, (CUgraphNode * n, CUgraph g, const CUgraphNode *d,
 EXPORT(cuCtxSynchronize, (void), ())
 EXPORT(cuEventSynchronize, (CUevent e), (e))
 EXPORT(cuDevicePrimaryCtxReset, (CUdevice d), (d))
+EXPORT(cuDevicePrimaryCtxRelease, (CUdevice d), (d))
+EXPORT(cuCtxDestroy, (CUcontext c), (c))
+EXPORT(cuModuleUnload, (CUmodule m), (m))
 EXPORT(cuCtxSetLimit, (CUlimit l, size_t v), (l, v))
 /* The batch copies: CUDA 13's symbols (cuda.h maps the names to _v2), and
  * CUDA 12.8's under their own names, with the failIdx argument 13 dropped

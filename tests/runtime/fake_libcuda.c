@@ -203,17 +203,147 @@ static CUresult f_MemcpyDtoHAsync(void *h, CUdeviceptr d, size_t n, CUstream s) 
 int fake_kernel_write(uint64_t addr, const void *src, size_t n) { return fake_vmm_write(vmm, addr, src, n); }
 int fake_kernel_read(uint64_t addr, void *dst, size_t n) { return fake_vmm_read(vmm, addr, dst, n); }
 int fake_mapped(uint64_t addr) { return fake_vmm_is_mapped(vmm, addr); }
-/* a test's CUfunction is its kernel's name; every kernel takes a pointer
- * and an int */
+/* Functions a test declares (fake_add_function): a module's CUfunctions
+ * and a library's CUkernels, each with its parameters. A handle points at
+ * its entry, which starts with its name; the slot of an unloaded one is
+ * the next to be given out, as a driver may hand a handle out again. Any
+ * other CUfunction is its kernel's name, taking a pointer and an int. */
+#define FAKE_FUNCS 64
+#define FAKE_PARAMS 16
+static struct fake_fn {
+  char name[128];
+  uintptr_t owner; /* module or library handle; 0: a free slot */
+  int kernel;      /* a library's CUkernel */
+  size_t nparams, off[FAKE_PARAMS], size[FAKE_PARAMS];
+} funcs[FAKE_FUNCS];
+
+/* the declared function h is, or NULL; *known: h points into the table */
+static struct fake_fn *fn_of(const void *h, int *known) {
+  uintptr_t p = (uintptr_t)h, lo = (uintptr_t)funcs;
+  *known = p >= lo && p < lo + sizeof funcs;
+  if (!*known || (p - lo) % sizeof funcs[0]) return NULL;
+  struct fake_fn *e = &funcs[(p - lo) / sizeof funcs[0]];
+  return e->owner ? e : NULL;
+}
+
+void *fake_add_function(uintptr_t owner, int kernel, const char *name, size_t n, const size_t *off, const size_t *size) {
+  for (int i = 0; i < FAKE_FUNCS && n <= FAKE_PARAMS; i++)
+    if (!funcs[i].owner) {
+      snprintf(funcs[i].name, sizeof funcs[i].name, "%s", name);
+      funcs[i].owner = owner;
+      funcs[i].kernel = kernel;
+      funcs[i].nparams = n;
+      memcpy(funcs[i].off, off, n * sizeof *off);
+      memcpy(funcs[i].size, size, n * sizeof *size);
+      return &funcs[i];
+    }
+  return NULL;
+}
+
+/* for a test's output: a handle's name, "(invalid)" for an unloaded one */
+const char *fake_function_name(const void *h) {
+  int known;
+  struct fake_fn *e = fn_of(h, &known);
+  return e ? e->name : known ? "(invalid)" : (const char *)h;
+}
+
 static CUresult f_FuncGetName(const char **name, CUfunction f) {
+  int known;
+  struct fake_fn *e = fn_of(f, &known);
+  if (known && (!e || e->kernel)) return CUDA_ERROR_INVALID_HANDLE;
   *name = (const char *)f;
   return CUDA_SUCCESS;
 }
+static CUresult param_info(const void *h, int kernel, size_t i, size_t *off, size_t *size) {
+  int known;
+  struct fake_fn *e = fn_of(h, &known);
+  if (!known) {
+    if (kernel || i > 1) return kernel ? CUDA_ERROR_INVALID_HANDLE : CUDA_ERROR_INVALID_VALUE;
+    *off = i * 8;
+    *size = i ? 4 : 8;
+    return CUDA_SUCCESS;
+  }
+  if (!e || e->kernel != kernel) return CUDA_ERROR_INVALID_HANDLE;
+  if (i >= e->nparams) return CUDA_ERROR_INVALID_VALUE;
+  *off = e->off[i];
+  *size = e->size[i];
+  return CUDA_SUCCESS;
+}
 static CUresult f_FuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *size) {
-  (void)f;
-  if (i > 1) return CUDA_ERROR_INVALID_VALUE;
-  *off = i * 8;
-  *size = i ? 4 : 8;
+  return param_info(f, 0, i, off, size);
+}
+static CUresult f_KernelGetParamInfo(CUkernel k, size_t i, size_t *off, size_t *size) {
+  return param_info(k, 1, i, off, size);
+}
+static CUresult f_KernelGetName(const char **name, CUkernel k) {
+  int known;
+  struct fake_fn *e = fn_of(k, &known);
+  if (!e || !e->kernel) return CUDA_ERROR_INVALID_HANDLE;
+  *name = e->name;
+  return CUDA_SUCCESS;
+}
+/* a declared function's module or library */
+static CUresult owner_of(const void *h, int kernel, uintptr_t *owner) {
+  int known;
+  struct fake_fn *e = fn_of(h, &known);
+  if (!e || e->kernel != kernel) return CUDA_ERROR_INVALID_HANDLE;
+  *owner = e->owner;
+  return CUDA_SUCCESS;
+}
+static CUresult f_FuncGetModule(CUmodule *m, CUfunction f) { return owner_of(f, 0, (uintptr_t *)m); }
+static CUresult f_KernelGetLibrary(CUlibrary *l, CUkernel k) { return owner_of(k, 1, (uintptr_t *)l); }
+static CUresult find_fn(void **out, uintptr_t owner, int kernel, const char *name) {
+  for (int i = 0; i < FAKE_FUNCS; i++)
+    if (funcs[i].owner == owner && funcs[i].kernel == kernel && !strcmp(funcs[i].name, name)) {
+      *out = &funcs[i];
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_NOT_FOUND;
+}
+static CUresult f_ModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  return find_fn((void **)f, (uintptr_t)m, 0, name);
+}
+static CUresult f_LibraryGetKernel(CUkernel *k, CUlibrary l, const char *name) {
+  return find_fn((void **)k, (uintptr_t)l, 1, name);
+}
+static CUresult unload(uintptr_t owner, int kernel) {
+  for (int i = 0; i < FAKE_FUNCS; i++)
+    if (funcs[i].owner == owner && funcs[i].kernel == kernel) funcs[i].owner = 0;
+  return CUDA_SUCCESS;
+}
+static CUresult f_ModuleUnload(CUmodule m) { return unload((uintptr_t)m, 0); }
+static CUresult f_LibraryUnload(CUlibrary l) { return unload((uintptr_t)l, 1); }
+
+/* the latest launch, for the test to read: the function it got and its
+ * parameter bytes as the driver lays them out (from kernelParams by the
+ * function's parameter offsets, or the extra buffer as given) */
+const void *fake_launched;
+unsigned char fake_launch_params[4096];
+size_t fake_launch_bytes;
+static CUresult record_launch(CUfunction f, void **args, void **extra) {
+  int known, kernel;
+  struct fake_fn *e = fn_of(f, &known);
+  fake_launched = f;
+  fake_launch_bytes = 0;
+  memset(fake_launch_params, 0, sizeof fake_launch_params);
+  if (known && !e) return CUDA_ERROR_INVALID_HANDLE;
+  if (args && extra) return CUDA_ERROR_INVALID_VALUE;
+  kernel = e && e->kernel;
+  size_t off, size;
+  for (size_t i = 0; args && param_info(f, kernel, i, &off, &size) == CUDA_SUCCESS; i++) {
+    if (off + size > sizeof fake_launch_params) return CUDA_ERROR_INVALID_VALUE;
+    memcpy(fake_launch_params + off, args[i], size);
+    if (off + size > fake_launch_bytes) fake_launch_bytes = off + size;
+  }
+  const void *buf = NULL;
+  size_t n = 0;
+  for (int i = 0; extra && extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+    if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) buf = extra[i + 1];
+    else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) n = *(size_t *)extra[i + 1];
+    else return CUDA_ERROR_INVALID_VALUE;
+  }
+  if (extra && (!buf || n > sizeof fake_launch_params)) return CUDA_ERROR_INVALID_VALUE;
+  if (extra) memcpy(fake_launch_params, buf, fake_launch_bytes = n);
   return CUDA_SUCCESS;
 }
 static CUresult f_MemsetD8(CUdeviceptr d, unsigned char v, size_t n) {
@@ -416,9 +546,20 @@ static CUresult f_CtxGetLimit(size_t *v, CUlimit l) {
 }
 static CUresult f_LaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                unsigned bz, unsigned sh, CUstream s, void **args, void **extra) {
-  (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)sh; (void)s; (void)args; (void)extra;
+  (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)sh; (void)s;
   fake_launches++;
-  return CUDA_SUCCESS;
+  return record_launch(f, args, extra);
+}
+static CUresult f_LaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **args, void **extra) {
+  (void)c;
+  fake_launches++;
+  return record_launch(f, args, extra);
+}
+static CUresult f_LaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                          unsigned by, unsigned bz, unsigned sh, CUstream s, void **args) {
+  (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)sh; (void)s;
+  fake_launches++;
+  return record_launch(f, args, NULL);
 }
 
 /* graphs: memory nodes come from the fake's allocator; empty nodes are counted */
@@ -682,6 +823,16 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuMemcpyDtoHAsync", (void *)f_MemcpyDtoHAsync},
       {"cuFuncGetName", (void *)f_FuncGetName},
       {"cuFuncGetParamInfo", (void *)f_FuncGetParamInfo},
+      {"cuFuncGetModule", (void *)f_FuncGetModule},
+      {"cuModuleGetFunction", (void *)f_ModuleGetFunction},
+      {"cuModuleUnload", (void *)f_ModuleUnload},
+      {"cuKernelGetName", (void *)f_KernelGetName},
+      {"cuKernelGetParamInfo", (void *)f_KernelGetParamInfo},
+      {"cuKernelGetLibrary", (void *)f_KernelGetLibrary},
+      {"cuLibraryGetKernel", (void *)f_LibraryGetKernel},
+      {"cuLibraryUnload", (void *)f_LibraryUnload},
+      {"cuLaunchKernelEx", (void *)f_LaunchKernelEx},
+      {"cuLaunchCooperativeKernel", (void *)f_LaunchCooperativeKernel},
       {"cuGraphAddEmptyNode", (void *)f_GraphAddEmptyNode},
       {"cuGraphAddMemAllocNode", (void *)f_GraphAddMemAllocNode},
       {"cuGraphAddMemFreeNode", (void *)f_GraphAddMemFreeNode},
@@ -707,7 +858,8 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
    * does (cuFuncGetName and its kin are CUDA 12.3-12.4) */
   static const struct { const char *name; int since; } newer[] = {
       {"cuFuncGetName", 12030}, {"cuKernelGetName", 12030},
-      {"cuFuncGetParamInfo", 12040}, {"cuKernelGetParamInfo", 12040}};
+      {"cuFuncGetParamInfo", 12040}, {"cuKernelGetParamInfo", 12040}, {"cuKernelGetLibrary", 12050},
+      {"cuFuncGetModule", 11000}, {"cuLibraryGetKernel", 12000}};
   for (size_t i = 0; i < sizeof newer / sizeof newer[0]; i++)
     if (version < newer[i].since && !strcmp(symbol, newer[i].name)) {
       *pfn = NULL;

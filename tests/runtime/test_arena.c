@@ -105,6 +105,49 @@ static void test_sizes(void) {
   env_close(&e);
 }
 
+/* rt_arena_entry: what a launch hands the kernel's launch-bounds copy
+ * (rt_launch.c) must be the base and table entry the device lookup finds */
+static void test_entry(void) {
+  env e;
+  env_open(&e, small_params(9));
+  uint64_t tb = rd64(e.ctx, GSAN_CTX_TABLE_BASE), ts = rd32(e.ctx, GSAN_CTX_TABLE_SHIFT);
+  static const uint64_t sizes[] = {1, 256, 4000, 65536, 3 * MiB};
+  uint64_t p[5];
+  for (size_t i = 0; i < 5; i++) {
+    CHECK(rt_arena_alloc(e.a, sizes[i], &p[i]) == RT_OK, "alloc %llu", (unsigned long long)sizes[i]);
+    uint64_t at[] = {p[i], p[i] + sizes[i] / 2, p[i] + sizes[i] - 1, p[i] + sizes[i]};
+    for (size_t j = 0; j < 4; j++) {
+      rt_alloc_info in;
+      uint64_t base = 0, entry = 0, dbase, dsize;
+      CHECK(rt_arena_find(e.a, at[j], &in) == RT_OK, "find %llx", (unsigned long long)at[j]);
+      CHECK(rt_arena_entry(e.a, at[j], &base, &entry) == 1, "entry of %llx", (unsigned long long)at[j]);
+      CHECK(base == in.base && entry == tb + ((uint64_t)in.cls << ts) + in.slot * 8,
+            "entry of %llu-byte allocation at +%llu: base %llx entry %llx, find says base %llx class %u slot %llu",
+            (unsigned long long)sizes[i], (unsigned long long)(at[j] - p[i]), (unsigned long long)base,
+            (unsigned long long)entry, (unsigned long long)in.base, in.cls, (unsigned long long)in.slot);
+      int ok;
+      uint64_t v = fake_vmm_read64(e.f, entry, &ok);
+      CHECK(device_lookup(&e, at[j], &dbase, &dsize) == 0 && ok && v == dsize && base == dbase,
+            "entry of %llx reads %llu, the device lookup %llu", (unsigned long long)at[j], (unsigned long long)v,
+            (unsigned long long)dsize);
+    }
+  }
+  /* a freed allocation keeps its slot's entry, which now reads 0 */
+  uint64_t base, entry;
+  rt_arena_free(e.a, p[2], NULL);
+  int ok;
+  CHECK(rt_arena_entry(e.a, p[2] + 8, &base, &entry) == 1 && base == p[2] && fake_vmm_read64(e.f, entry, &ok) == 0,
+        "freed: base %llx entry %llx", (unsigned long long)base, (unsigned long long)entry);
+  uint64_t ab = rd64(e.ctx, GSAN_CTX_ARENA_BASE), as = rd64(e.ctx, GSAN_CTX_ARENA_SIZE);
+  uint64_t outside[] = {0, 0x1000, ab - 1, ab + as, ~0ull};
+  for (size_t i = 0; i < 5; i++) {
+    rt_alloc_info in;
+    CHECK(rt_arena_entry(e.a, outside[i], &base, &entry) == 0 && rt_arena_find(e.a, outside[i], &in) == RT_NOT_OURS,
+          "outside: %llx", (unsigned long long)outside[i]);
+  }
+  env_close(&e);
+}
+
 static void test_invalid(void) {
   env e;
   env_open(&e, small_params(2));
@@ -375,6 +418,7 @@ static void test_threads(void) {
 int main(void) {
   struct { const char *name; void (*fn)(void); } tests[] = {
       {"sizes, alignment and the device lookup", test_sizes},
+      {"launch entries: base and slot table entry", test_entry},
       {"invalid frees and use after free", test_invalid},
       {"no reuse before a wrap", test_no_reuse},
       {"device-heap runs", test_heap_runs},

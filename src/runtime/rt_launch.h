@@ -1,0 +1,38 @@
+/* What a kernel launch becomes (ABI 4, docs/runtime.md "Launch bounds"):
+ * the kernel's launch-bounds copy (GSAN_LAUNCH_PREFIX + its name, in the
+ * same module or library), given the kernel's own parameters and one more,
+ * the gsan_launch_entry of each 8-byte parameter word, filled from the
+ * launching device's arena. The copy then reads each pointer parameter's
+ * bounds there instead of looking them up in every thread. Whenever
+ * anything is off, the launch stays the kernel's, unchanged: a launch that
+ * would have worked never fails because of this. */
+#ifndef GSAN_RT_LAUNCH_H
+#define GSAN_RT_LAUNCH_H
+
+#include <cuda.h>
+#include <gsan/abi.h>
+#include <stddef.h>
+
+/* kernels with more parameters than this are launched as they are */
+#define RT_LAUNCH_MAX_PARAMS 512
+
+typedef struct rt_launch {
+  CUfunction f; /* what to launch, with these parameters */
+  void **args;
+  void **extra;
+  /* the copy's parameters live here (the caller's stack): the kernel's
+   * pointers and the entries, or a parameter buffer that ends in them */
+  void *argv[RT_LAUNCH_MAX_PARAMS + 1];
+  void *ext[5];
+  size_t ext_size;
+  _Alignas(16) unsigned char buf[GSAN_LAUNCH_MAX_BYTES];
+} rt_launch;
+
+/* Sets l->f, l->args and l->extra to the launch of f's copy with its
+ * entries filled, or to f, args and extra themselves. */
+void rt_launch_prepare(rt_launch *l, CUfunction f, void **args, void **extra);
+/* Forgets every copy found so far: after a module or library is unloaded
+ * or a context destroyed or reset, a handle may name another function. */
+void rt_launch_forget(void);
+
+#endif
