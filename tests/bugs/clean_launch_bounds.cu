@@ -93,6 +93,12 @@ int main() {
   cudaStreamSynchronize(st);
   good += right(out, n, 10.0f);
 
+  cudaGraphExecDestroy(ge);
+  cudaGraphDestroy(g);
+  cudaStreamDestroy(st);
+  cudaFree(in);
+  cudaFree(out);
+  cudaFree(managed);
   printf("results: %d of 6 right\n", good);
   printf("last error: %s\n", cudaGetErrorString(cudaGetLastError()));
   return 0;

@@ -14,7 +14,7 @@
 // RUN: %FileCheck %s < %t.off
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: READ of size 4
-// CHECK: #0 scale(char, Span, short, float*) at {{.*}}launch_param_overflow.cu:29
+// CHECK: #0 scale(char, Span, short, float*) at {{.*}}launch_param_overflow.cu:30
 // CHECK: is located 0 bytes after 256-byte region
 #include <cuda.h>
 #include <cstdio>
