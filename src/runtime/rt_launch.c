@@ -120,8 +120,8 @@ static void look_up(CUfunction f, copy_info *c) {
   if (!n || param_info(kernel, copy, n, &coff, &csize) != CUDA_SUCCESS ||
       param_info(kernel, copy, n + 1, &off, &size) == CUDA_SUCCESS)
     return;
-  if (coff % 8 || coff < end || !csize || csize % sizeof(gsan_launch_entry) || csize > GSAN_LAUNCH_MAX_BYTES ||
-      coff + csize > GSAN_LAUNCH_MAX_BYTES)
+  if (coff % 8 || coff < end || !csize || csize % sizeof(gsan_launch_entry) || coff > GSAN_LAUNCH_MAX_BYTES ||
+      csize > GSAN_LAUNCH_MAX_BYTES - coff)
     return;
   c->nparams = n;
   c->words = (unsigned)(csize / sizeof(gsan_launch_entry));
