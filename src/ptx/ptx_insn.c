@@ -108,6 +108,9 @@ int ptx_insn_accesses(const ptx_stmt *s, ptx_access out[2], const char **why) {
     if (!out[0].width) { *why = "unknown access width"; return INSN_UNSUPPORTED; }
     return 1;
   }
+  /* only ld and st name the parameter space; anything else with it is not
+   * PTX ptxas takes, and has no space gsan checks */
+  if (space < 0) { *why = "the parameter space"; return INSN_UNSUPPORTED; }
   if (ptx_op_is(s, "atom") || ptx_op_is(s, "red")) {
     int k = ptx_op_is(s, "atom") ? 1 : 0;
     if (ptx_op_has(s, ".async")) { *why = "red.async to another CTA's shared memory"; return INSN_UNSUPPORTED; }
