@@ -493,6 +493,9 @@ static void print_stats(void) {
                 d->device, (unsigned long long)s.mapped_table_bytes, (unsigned long long)s.spare_data_bytes,
                 (unsigned long long)rt_ring_bytes(d->ring.capacity));
   }
+  unsigned long long all, copies;
+  rt_launch_counts(&all, &copies);
+  rt_gsan_say("stats: %llu kernel launches, %llu of them through launch-bounds copies", all, copies);
 }
 
 static const char *unwinder; /* the host stack capture at start, for verbosity */

@@ -206,7 +206,16 @@ static int extra_buffer(void **extra, const unsigned char **bytes, size_t *size)
   return 0;
 }
 
+/* for print_stats: how many launches the copies served */
+static unsigned long long launches, copied;
+
+void rt_launch_counts(unsigned long long *all, unsigned long long *copies) {
+  *all = __atomic_load_n(&launches, __ATOMIC_RELAXED);
+  *copies = __atomic_load_n(&copied, __ATOMIC_RELAXED);
+}
+
 void rt_launch_prepare(rt_launch *l, CUfunction f, void **args, void **extra) {
+  __atomic_fetch_add(&launches, 1, __ATOMIC_RELAXED);
   l->f = f;
   l->args = args;
   l->extra = extra;
@@ -246,4 +255,5 @@ void rt_launch_prepare(rt_launch *l, CUfunction f, void **args, void **extra) {
     l->extra = l->ext;
   }
   l->f = c.copy;
+  __atomic_fetch_add(&copied, 1, __ATOMIC_RELAXED);
 }

@@ -34,5 +34,7 @@ void rt_launch_prepare(rt_launch *l, CUfunction f, void **args, void **extra);
 /* Forgets every copy found so far: after a module or library is unloaded
  * or a context destroyed or reset, a handle may name another function. */
 void rt_launch_forget(void);
+/* launches seen so far, and how many of them launched a copy */
+void rt_launch_counts(unsigned long long *all, unsigned long long *copies);
 
 #endif

@@ -6,11 +6,16 @@
 // one allocation. Each result is compared with the host's; no report.
 // REQUIRES: gpu
 // RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
-// RUN: %gsan run -- %t > %t.out 2>&1
+// RUN: %gsan run --opt print_stats=1 -- %t > %t.out 2>&1
 // RUN: %FileCheck %s < %t.out
+// RUN: env GSAN_OPTIONS=launch_bounds=0 %gsan run --opt print_stats=1 -- %t > %t.off 2>&1
+// RUN: %FileCheck --check-prefix=OFF %s < %t.off
 // CHECK-NOT: GPUSanitizer
 // CHECK: results: 6 of 6 right
 // CHECK-NOT: GPUSanitizer
+// CHECK: stats: 6 kernel launches, 6 of them through launch-bounds copies
+// OFF: results: 6 of 6 right
+// OFF: stats: 6 kernel launches, 0 of them through launch-bounds copies
 #include <cuda.h>
 #include <cstdio>
 #include <cstring>
