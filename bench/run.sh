@@ -12,6 +12,7 @@
 # build times from the two compilers. Writes docs/results/perf.md (RESULTS=
 # to change) and logs under ${OUT:-build/bench}; prints the table.
 # Usage: sh bench/run.sh [workload ...]     REPS, CS_REPS, CS=0 (skip it), BUILD_JOBS,
+# GSAN_OPTIONS (gsan's runs get them, and the results file names them),
 # GSAN_REV (the revision to name when the copy measured has no current .git)
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +23,7 @@ REPS=${REPS:-11}
 CS_REPS=${CS_REPS:-1}
 CS=${CS:-1}
 # the command as run, for the results file (settings and workloads included)
-export BENCH_CMD="REPS=$REPS CS_REPS=$CS_REPS CS=$CS sh bench/run.sh${*:+ $*}"
+export BENCH_CMD="${GSAN_OPTIONS:+GSAN_OPTIONS=$GSAN_OPTIONS }REPS=$REPS CS_REPS=$CS_REPS CS=$CS sh bench/run.sh${*:+ $*}"
 FLAGS="-O3 -std=c++17 -arch=sm_90"
 W=build/bench/workloads
 GSAN=build/bin/gsan
