@@ -399,6 +399,8 @@ void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, co
   reg_txt(base, sizeof base, 64, r->base);
   reg_txt(size, sizeof size, 64, r->size);
   int w = ptx_launch_word(fs, def);
+  if (w + 1 > fs->lb_words) fs->lb_words = w + 1;
+  if (!fs->lb_copy) w = -1; /* the kernel itself looks every root up */
   if (w >= 0)
     ptx_bprintf(b, "\t// gsan: bounds of the pointer in %s, given by the launch (word %d)\n", fs->fn.regs.name[r->reg], w);
   else
@@ -407,12 +409,8 @@ void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, co
   if (skip)
     ptx_bprintf(b, "\t@%s%.*s bra \t$L__gsan_skip_%d_%d;\n", def->pred_neg ? "" : "!", (int)def->toks[def->pred].len,
             def->toks[def->pred].text, r->base, tag);
-  if (w >= 0) {
-    emit_launch_lookup(b, w, base, size);
-    if (w + 1 > fs->lb_words) fs->lb_words = w + 1;
-  } else {
-    emit_lookup(b, fs->fn.regs.name[r->reg], base, size);
-  }
+  if (w >= 0) emit_launch_lookup(b, w, base, size);
+  else emit_lookup(b, fs->fn.regs.name[r->reg], base, size);
   for (int k = 0; k < r->nw; k++) {
     char cnt[32];
     reg_txt(cnt, sizeof cnt, 64, r->cnt[k]);

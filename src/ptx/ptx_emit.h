@@ -37,10 +37,11 @@ typedef struct ptx_fstate {
   int scope;          /* a local address escapes somewhere in the module (ptx_scope.c) */
   int scope_self;     /* ... and this function's own locals do */
   int scope_labels;   /* labels of the code ptx_scope.c inserts */
-  /* the launch-bounds copy (ptx_launch.c): its parameter layout while the
-   * copy is written (NULL otherwise), and the words of it the copy reads */
+  /* the launch-bounds copy (ptx_launch.c): the kernel's parameter layout
+   * (NULL: not a kernel, or no copy wanted), 1 while the copy is written,
+   * and the words of __gsan_lb its roots read */
   const struct ptx_lparams *lb_params;
-  int lb_words;
+  int lb_copy, lb_words;
   /* sites the kernel registered, in order, which its copy registers again:
    * it reuses their numbers, so that both report the same site */
   int *site_log, nsite_log, cap_site_log, site_replay;

@@ -43,9 +43,9 @@ static int parse_address(ptx_fstate *fs, const ptx_stmt *s, int k, int *reg, ptx
 }
 
 int ptx_site(ptx_fstate *fs, const ptx_site_desc *sd) {
-  if (fs->lb_params && fs->site_replay < fs->nsite_log) return fs->site_log[fs->site_replay++];
+  if (fs->lb_copy && fs->site_replay < fs->nsite_log) return fs->site_log[fs->site_replay++];
   int id = ptx_sites_add(fs->sites, sd);
-  if (!fs->lb_params) {
+  if (!fs->lb_copy) {
     if (fs->nsite_log == fs->cap_site_log) {
       fs->cap_site_log = fs->cap_site_log ? 2 * fs->cap_site_log : 64;
       fs->site_log = realloc(fs->site_log, (size_t)fs->cap_site_log * sizeof *fs->site_log);
@@ -406,26 +406,31 @@ static ptx_func *instrument_function(ptx_fstate *fs, ptx_func *f) {
   ptx_lparams *lp = fs->o->no_launch_bounds ? NULL : ptx_launch_params(fs->m->arena, f);
   ptx_func *copy = lp ? ptx_launch_clone(fs->m->arena, f) : NULL;
   fs->nsite_log = 0;
-  rewrite_function(fs, f);
-  if (!copy) return NULL;
-  ptx_stats *st = fs->st, scratch;
-  memset(&scratch, 0, sizeof scratch);
-  fs->st = &scratch;
   fs->lb_params = lp;
   fs->lb_words = 0;
-  fs->site_replay = 0;
-  int warnings = fs->d->warnings;
-  fs->d->quiet++;
-  rewrite_function(fs, copy);
-  fs->d->quiet--;
-  fs->d->warnings = warnings;
+  rewrite_function(fs, f); /* counts the words a copy would read */
+  int words = fs->lb_words;
+  if (copy && words > 0) {
+    ptx_stats *st = fs->st, scratch;
+    memset(&scratch, 0, sizeof scratch);
+    fs->st = &scratch;
+    fs->lb_copy = 1;
+    fs->site_replay = 0;
+    int warnings = fs->d->warnings;
+    fs->d->quiet++;
+    rewrite_function(fs, copy);
+    fs->d->quiet--;
+    fs->d->warnings = warnings;
+    fs->lb_copy = 0;
+    fs->st = st;
+  }
   fs->lb_params = NULL;
-  fs->st = st;
-  if (ptx_launch_finish(fs->m->arena, copy, lp, fs->lb_words) < 0) {
+  if (!copy) return NULL;
+  if (words <= 0 || ptx_launch_finish(fs->m->arena, copy, lp, words) < 0) {
     ptx_vec_free(&copy->body); /* the rest is the module arena's */
     return NULL;
   }
-  st->launch_copies++;
+  fs->st->launch_copies++;
   return copy;
 }
 
