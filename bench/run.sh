@@ -22,8 +22,6 @@ RESULTS=${RESULTS:-docs/results/perf.md}
 REPS=${REPS:-11}
 CS_REPS=${CS_REPS:-1}
 CS=${CS:-1}
-# the command as run, for the results file (settings and workloads included)
-export BENCH_CMD="${GSAN_OPTIONS:+GSAN_OPTIONS=$GSAN_OPTIONS }REPS=$REPS CS_REPS=$CS_REPS CS=$CS sh bench/run.sh${*:+ $*}"
 FLAGS="-O3 -std=c++17 -arch=sm_90"
 W=build/bench/workloads
 GSAN=build/bin/gsan

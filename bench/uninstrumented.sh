@@ -17,7 +17,8 @@
 # bench/uninstrumented_table.py's (it reads the logs with perf_table.py's
 # parser). Writes docs/results/uninstrumented.md (RESULTS= to change), logs
 # under ${OUT:-build/bench-uninstrumented}.
-# Usage: sh bench/uninstrumented.sh [workload ...]   REPS, CS_REPS, CS=0, BUILD_JOBS, GSAN_REV
+# Usage: sh bench/uninstrumented.sh [workload ...]   REPS, CS_REPS, CS=0, BUILD_JOBS, GSAN_REV,
+# GSAN_OPTIONS (gsan's runs get them, and the results file names them)
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
@@ -26,8 +27,6 @@ RESULTS=${RESULTS:-docs/results/uninstrumented.md}
 REPS=${REPS:-11}
 CS_REPS=${CS_REPS:-1}
 CS=${CS:-1}
-# the command as run, for the results file (settings and workloads included)
-export BENCH_CMD="REPS=$REPS CS_REPS=$CS_REPS CS=$CS sh bench/uninstrumented.sh${*:+ $*}"
 FLAGS="-O3 -std=c++17 -gencode arch=compute_90,code=sm_90"
 W=$LOGDIR/bin
 GSAN=build/bin/gsan
