@@ -36,7 +36,7 @@ static uint64_t type_bytes(const ptx_tok *t) {
 
 /* One parameter's tokens [lo, hi): .param [.align N] .type [.ptr [.space]
  * [.align N]] name [[count]]. The .align after .ptr is the pointee's. */
-static int one_param(const ptx_tok *t, int lo, int hi, lparam *out) {
+static int one_param(const ptx_tok *t, int lo, int hi, lparam *out, uint64_t *alignment) {
   uint64_t align = 0, elem = 0, count = 1;
   int i = lo;
   if (i >= hi || !ptx_tok_is(&t[i], ".param")) return -1;
@@ -61,7 +61,7 @@ static int one_param(const ptx_tok *t, int lo, int hi, lparam *out) {
   }
   if (!align) align = elem;
   if (align & (align - 1)) return -1;
-  out->off = align; /* the caller places it */
+  *alignment = align;
   out->size = elem * count;
   return 0;
 }
@@ -84,8 +84,8 @@ ptx_lparams *ptx_launch_params(ptx_arena *a, const ptx_func *f) {
     int hi = lo;
     while (hi < close && !ptx_tok_punct(&t[hi], ',')) hi++;
     lparam *p = &lp->p[lp->n];
-    if (lp->n >= cap || one_param(t, lo, hi, p) < 0) return NULL;
-    uint64_t align = p->off;
+    uint64_t align;
+    if (lp->n >= cap || one_param(t, lo, hi, p, &align) < 0) return NULL;
     p->off = (lp->end + align - 1) & ~(align - 1);
     lp->end = p->off + p->size;
     lp->n++;
