@@ -1,7 +1,9 @@
 /* gsan ptx --analyze: prints what the analyses found, per function — basic
  * blocks with their successors and immediate dominators, and for each memory
  * access the definitions reaching its address register and the root the
- * checks will use, then the loops that can be checked before they run. For people reading a report, and for the golden tests. */
+ * checks will use, then the loops that can be checked before they run and
+ * the guards their accesses run under. For people reading a report, and
+ * for the golden tests. */
 #include "ptx_ir.h"
 
 #include <gsan/abi.h>
@@ -67,7 +69,19 @@ static void dump_function(FILE *f, ptx_module *m, ptx_func *fu) {
   ptx_roots_free(rw);
   ptx_loop *loops;
   int nl = ptx_loops_find(&fn, &loops);
-  for (int i = 0; i < nl; i++) ptx_loop_dump(f, &fn, &loops[i]);
+  for (int i = 0; i < nl; i++) {
+    ptx_loop_dump(f, &fn, &loops[i]);
+    /* the guards under which its accesses run, where ptx_guard.c finds one */
+    for (int k = loops[i].first; k <= loops[i].last; k++) {
+      ptx_access acc[2];
+      const char *why;
+      const ptx_stmt *s = fn.st[k];
+      ptx_guard g;
+      if (!loops[i].in[fn.blk[k]] || ptx_insn_accesses(s, acc, &why) <= 0) continue;
+      int pred = s->pred >= 0 ? ptx_tok_reg(&fn, &s->toks[s->pred]) : -1;
+      if (ptx_loop_guard(&fn, &loops[i], k, pred, s->pred_neg, &g)) ptx_guard_dump(f, &fn, k, &g);
+    }
+  }
   free(loops);
   ptx_fn_free(&fn);
 }

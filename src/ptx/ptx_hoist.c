@@ -41,11 +41,21 @@ enum { K0, KL }; /* the iteration an expression is evaluated at: the first, the 
  * than the checks it saves (a CSR row of a few non-zeros per lane). */
 #define HOIST_MIN_ITER 4
 
+#define GUARDS_KEPT 16
+
+/* a guard whose range is computed already: checks under one guard share it */
+typedef struct kept_guard {
+  const ptx_guard *g;
+  const char *v0, *lo, *hi;
+} kept_guard;
+
 typedef struct pre {
   ptx_fstate *fs;
   ptx_buf *b;
   const ptx_loop *l;
   const char *k;          /* the last iteration's number (64-bit register) */
+  kept_guard g[GUARDS_KEPT];
+  int ng;
 } pre;
 
 static int loop_of(const ptx_hoist *h, const ptx_fn *fn, int s) {
@@ -66,17 +76,28 @@ static int hoistable(ptx_fstate *fs, const ptx_loop *l, ptx_check *c) {
     if ((ds >= l->first && ds <= l->last) || !ptx_stmt_dominates(fn, ds, l->pre_dom)) return 0;
   }
   c->hx = NULL;
+  c->hguard = NULL;
   if (c->addr_reg < 0) return 1; /* a variable's address: fixed */
   ptx_expr *e = ptx_loop_value(fn, l, c->stmt, c->addr_reg);
   if (!e || (e->has_iv && l->trip.iv < 0)) return 0;
   if (e->op == PX_INV) return 1; /* the register itself, the same in every iteration */
   /* a 32-bit (shared, local) address: computed in 64 bits, tested not to wrap */
-  if (c->bits == 32 && !(e = ptx_loop_widen(fn, l, e))) return 0;
+  if (c->bits == 32 && !(e = ptx_loop_widen(fn, l, e, 0))) return 0;
   c->hx = e;
   if (!e->has_iv) return 1;
   c->hslope = ptx_loop_slope(fn, l, e);
   if (!c->hslope) return 0;
-  return c->hslope->op != PX_IMM || (c->hslope->imm > -(1ll << 31) && c->hslope->imm < (1ll << 31));
+  if (c->hslope->op != PX_IMM) return 1;
+  if (c->hslope->imm <= -(1ll << 31) || c->hslope->imm >= (1ll << 31)) return 0;
+  /* under a guard whose value steps by a divisor of the address's step:
+   * the address is then a function of the guarded value */
+  ptx_guard g;
+  if (ptx_loop_guard(fn, l, c->stmt, c->pred_reg, c->pred_neg, &g) && c->hslope->imm % g.slope == 0 &&
+      c->hslope->imm / g.slope > -(1ll << 30) && c->hslope->imm / g.slope < (1ll << 30)) {
+    c->hguard = ptx_alloc(fn->a, sizeof g);
+    *c->hguard = g;
+  }
+  return 1;
 }
 
 void ptx_hoist_plan(ptx_fstate *fs) {
@@ -92,6 +113,7 @@ void ptx_hoist_plan(ptx_fstate *fs) {
     if (li >= 0 && hoistable(fs, &h->loops[li], c)) {
       c->hoisted = 1;
       count[li]++;
+      fs->st->checks_guarded += c->hguard != NULL;
     }
   }
   h->v = calloc((size_t)h->nloops, sizeof *h->v);
@@ -290,6 +312,83 @@ static const char *addr_at(pre *p, const ptx_check *c, int kk) {
   return r;
 }
 
+/* a guard's bound as a 64-bit operand: its register sign-extended, plus its literal */
+static const char *bound_at(pre *p, const ptx_bound *bd) {
+  ptx_fn *fn = &p->fs->fn;
+  if (!bd->reg) return ptx_printf(fn->a, "%lld", (long long)bd->imm);
+  const char *r = rd(p->fs);
+  ptx_bprintf(p->b, "\tcvt.s64.s32 \t%s, %.*s;\n", r, (int)bd->reg->len, bd->reg->text);
+  if (bd->imm) ptx_bprintf(p->b, "\tadd.s64 \t%s, %s, %lld;\n", r, r, (long long)bd->imm);
+  return r;
+}
+
+static int same_tests(const ptx_guard *a, const ptx_guard *b) {
+  return a->ntests == b->ntests && !memcmp(a->test, b->test, (size_t)a->ntests * sizeof a->test[0]);
+}
+
+/* The values g's V takes in the iterations it lets through lie in [*lo,
+ * *hi]: V's values at the two ends of the loop (tested not to wrap, so
+ * every value between is taken as the 32-bit tests see it), narrowed to
+ * the guard's bounds. *v0 is V at k = 0. Computed once per guard. */
+static void guard_range(pre *p, const ptx_guard *g, const char **v0, const char **lo, const char **hi) {
+  for (int i = 0; i < p->ng; i++)
+    if (same_tests(p->g[i].g, g)) {
+      *v0 = p->g[i].v0, *lo = p->g[i].lo, *hi = p->g[i].hi;
+      return;
+    }
+  const char *a = eval(p, g->v, K0), *z = eval(p, g->v, KL);
+  *v0 = a;
+  *lo = g->slope > 0 ? a : z;
+  *hi = g->slope > 0 ? z : a;
+  for (int i = 0; i < g->nnonneg; i++)
+    bad_if(p, "lt", "s32", ptx_strndup(p->fs->fn.a, g->nonneg[i]->text, g->nonneg[i]->len), "0");
+  for (int i = 0; i < g->nlo + g->nhi; i++) {
+    const char *r = rd(p->fs), **end = i < g->nlo ? lo : hi;
+    ptx_bprintf(p->b, "\t%s.s64 \t%s, %s, %s;\n", i < g->nlo ? "max" : "min", r, *end,
+                bound_at(p, i < g->nlo ? &g->lo[i] : &g->hi[i - g->nlo]));
+    *end = r;
+  }
+  if (p->ng < GUARDS_KEPT) p->g[p->ng++] = (kept_guard){g, *v0, *lo, *hi};
+}
+
+/* does e widen a 32-bit value (whose wrap eval tests)? */
+static int has_ext(const ptx_expr *e) { return e && (e->op == PX_EXT || has_ext(e->a) || has_ext(e->b)); }
+
+/* A check under a guard, at the two ends of its guard's range. The address
+ * steps by q = slope / (V's step) for each step of V, so in an iteration
+ * that passes, it is a0 + q * (V - V0): between its values at V = lo and
+ * V = hi. An iteration the guard stops touches nothing, whatever its
+ * address would have been: an access the loop's first or last iteration
+ * skips no longer fails the pre-check. */
+static void guarded_test(pre *p, const ptx_check *c) {
+  ptx_fstate *fs = p->fs;
+  const ptx_guard *g = c->hguard;
+  const char *v0, *lo, *hi;
+  guard_range(p, g, &v0, &lo, &hi);
+  /* a0: the address at k = 0 as 64-bit arithmetic. A 32-bit address is
+   * the same modulo 2^32, and where both ends fall in the 32-bit window
+   * every address between them is the register's value: its wrap is not
+   * tested at k = 0, which the guard may well skip. A 64-bit one is what
+   * the plain pre-check computes, its 32-bit parts tested not to wrap at
+   * both ends of the loop. */
+  const char *a0;
+  if (c->bits == 32) {
+    a0 = eval_x(p, c->hx->a, K0, 0);
+  } else {
+    a0 = eval(p, c->hx, K0);
+    if (has_ext(c->hx)) eval(p, c->hx, KL);
+  }
+  int64_t q = c->hslope->imm / g->slope;
+  const char *ends[2] = {lo, hi};
+  for (int e = 0; e < 2; e++) {
+    const char *r = rd(fs);
+    ptx_bprintf(p->b, "\tsub.s64 \t%s, %s, %s;\n\tmad.lo.s64 \t%s, %s, %lld, %s;\n", r, ends[e], v0, r, r,
+                (long long)q, a0);
+    if (c->lo) ptx_bprintf(p->b, "\tadd.s64 \t%s, %s, %lld;\n", r, r, (long long)c->lo);
+    ptx_emit_test_or(fs, p->b, c, r, 64, P_HOIST);
+  }
+}
+
 /* a label of the loop, as its copy names it; NULL when t is not one */
 static const char *copy_label(ptx_fstate *fs, const vloop *v, const ptx_tok *t) {
   for (int i = v->l->first; i <= v->l->last; i++) {
@@ -301,7 +400,7 @@ static const char *copy_label(ptx_fstate *fs, const vloop *v, const ptx_tok *t) 
 }
 
 static void emit_precheck(ptx_fstate *fs, vloop *v, ptx_buf *b) {
-  pre p = {fs, b, v->l, NULL};
+  pre p = {.fs = fs, .b = b, .l = v->l};
   const ptx_loop *l = v->l;
   const ptx_tok *h = &fs->fn.st[fs->fn.b[l->header].first]->toks[0];
   ptx_bprintf(b, "\t// gsan: the loop at PTX line %d, checked before it runs\n\tsetp.ne.u32 \t%%gsan_p%d, 0, 0;\n",
@@ -325,6 +424,10 @@ static void emit_precheck(ptx_fstate *fs, vloop *v, ptx_buf *b) {
     }
     if (!c->hx->has_iv) { /* the same address in every iteration */
       ptx_emit_test_or(fs, b, c, addr_at(&p, c, K0), 64, P_HOIST);
+      continue;
+    }
+    if (c->hguard) {
+      guarded_test(&p, c);
       continue;
     }
     const char *a0 = addr_at(&p, c, K0), *al = addr_at(&p, c, KL);

@@ -37,6 +37,7 @@ typedef struct ptx_stats {
   long hoisted_uses;    /* checks served by a lookup at the root */
   long loops_versioned; /* loops with a copy that runs without their hoisted checks */
   long checks_hoisted;  /* checks made once before such a loop instead of every iteration */
+  long checks_guarded;  /* of them, checked over the iterations their guard lets through */
   long funcs;
   long funcs_fallback;  /* CFG not analysable: per-access lookups */
   long sites;
@@ -67,6 +68,7 @@ typedef struct ptx_check {
   int hoisted;          /* checked before its loop: left out of the loop's fast copy */
   struct ptx_expr *hx;  /* hoisted: the address register's value in the loop (NULL: invariant) */
   struct ptx_expr *hslope; /* and how much it grows per iteration */
+  ptx_guard *hguard;    /* hoisted under a guard: only the iterations it lets through are checked (NULL: all) */
   int always_fail;      /* statically out of bounds */
   ptx_access acc;       /* of the first member (recover mode) */
   int nmem;

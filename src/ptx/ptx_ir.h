@@ -170,11 +170,50 @@ typedef struct ptx_loop {
 int ptx_loops_find(ptx_fn *fn, ptx_loop **out);
 /* The value of register reg when statement s (inside l) executes, or NULL. */
 ptx_expr *ptx_loop_value(ptx_fn *fn, const ptx_loop *l, int s, int reg);
-/* A 32-bit e zero-extended (an address in the shared or local window). */
-ptx_expr *ptx_loop_widen(ptx_fn *fn, const ptx_loop *l, ptx_expr *e);
+/* A 32-bit e widened to 64 bits: by zero (an address in the shared or
+ * local window) or by sign (sext). */
+ptx_expr *ptx_loop_widen(ptx_fn *fn, const ptx_loop *l, ptx_expr *e, int sext);
 /* How much e grows from one iteration to the next (iteration-free), or NULL. */
 ptx_expr *ptx_loop_slope(ptx_fn *fn, const ptx_loop *l, ptx_expr *e);
 void ptx_loop_dump(FILE *f, const ptx_fn *fn, const ptx_loop *l);
+/* shared with ptx_guard.c: operand k of s as an integer literal (also a
+ * negative one); the comparison of a setp (sgn: 1 signed, 0 unsigned) */
+int ptx_opnd_int(const ptx_stmt *s, int k, int64_t *v);
+int ptx_setp_cmp(const ptx_stmt *s, int *cmp, int *sgn);
+/* definitions of reg inside l: their count, the last one in *d */
+int ptx_loop_defs_inside(const ptx_fn *fn, const ptx_loop *l, int reg, int *d);
+
+/* ---- guards of accesses inside loops (ptx_guard.c) ---- */
+/* A bound of a guard's range: the register reg, sign-extended (NULL: 0), plus imm. */
+typedef struct ptx_bound {
+  const ptx_tok *reg;
+  int64_t imm;
+} ptx_bound;
+
+/* The tests that every execution of a statement inside a loop has passed
+ * in the same iteration, as lo <= V <= hi on one 32-bit value V taken as
+ * signed and affine in the iteration number (an `if (0 <= y && y < B)`
+ * around the access, or the access's own predicate); several tests of V
+ * (nvcc's `or.pred` of two setps) narrow the range together. */
+#define PTX_GUARD_TESTS 8
+typedef struct ptx_guard {
+  int ntests;
+  int test[PTX_GUARD_TESTS]; /* the setps that bound V (name the guard) */
+  ptx_expr *v;           /* V, sign-extended to 64 bits */
+  int64_t slope;         /* V's growth per iteration: a literal, never 0 */
+  int nlo, nhi;
+  ptx_bound lo[PTX_GUARD_TESTS], hi[PTX_GUARD_TESTS]; /* V is at least each lo and at most each hi */
+  int nnonneg;           /* unsigned tests against registers: the range holds if they are not negative */
+  const ptx_tok *nonneg[PTX_GUARD_TESTS];
+} ptx_guard;
+
+/* The guard of statement s (inside l): the access's own predicate
+ * (pred_reg >= 0, pred_neg), then the conditional branches into the blocks
+ * that dominate s up to the header; the first test found with a usable
+ * range picks V, later tests of the same V narrow it. 0: none. */
+int ptx_loop_guard(ptx_fn *fn, const ptx_loop *l, int s, int pred_reg, int pred_neg, ptx_guard *g);
+/* --analyze: the guard of statement s, one line */
+void ptx_guard_dump(FILE *f, const ptx_fn *fn, int s, const ptx_guard *g);
 
 /* ---- gsan ptx --analyze (ptx_dump.c) ---- */
 void ptx_dump_analysis(FILE *f, ptx_module *m);

@@ -24,7 +24,7 @@ typedef struct walk {
 static int stmt_in(const ptx_loop *l, const ptx_fn *fn, int s) { return s >= 0 && l->in[fn->blk[s]]; }
 
 /* definitions of reg inside the loop: their count, the last one in *d */
-static int defs_inside(const ptx_fn *fn, const ptx_loop *l, int reg, int *d) {
+int ptx_loop_defs_inside(const ptx_fn *fn, const ptx_loop *l, int reg, int *d) {
   int n = 0;
   for (int e = 0; e < fn->reg_ndefs[reg]; e++)
     if (stmt_in(l, fn, fn->def[fn->reg_defs[reg][e]].stmt)) { *d = fn->reg_defs[reg][e]; n++; }
@@ -99,7 +99,7 @@ static const ptx_tok *opnd(const ptx_stmt *s, int k) {
 }
 
 /* operand k as an integer literal, also a negative one ("-4" is two tokens) */
-static int opnd_int(const ptx_stmt *s, int k, int64_t *v) {
+int ptx_opnd_int(const ptx_stmt *s, int k, int64_t *v) {
   if (k >= s->nopnd) return 0;
   int lo = s->opnd[k].lo, n = s->opnd[k].hi - lo;
   if (n == 1) return tok_int(&s->toks[lo], v);
@@ -114,7 +114,7 @@ static int opnd_int(const ptx_stmt *s, int k, int64_t *v) {
  * one as the signed value the 32-bit arithmetic adds) */
 static ptx_expr *operand(walk *w, const ptx_stmt *s, int si, int k, int bits, int depth) {
   int64_t v;
-  if (opnd_int(s, k, &v)) return imm(w, bits == 32 ? (int64_t)(int32_t)v : v);
+  if (ptx_opnd_int(s, k, &v)) return imm(w, bits == 32 ? (int64_t)(int32_t)v : v);
   const ptx_tok *t = opnd(s, k);
   return t ? value(w, si, t, bits, depth) : NULL;
 }
@@ -122,7 +122,7 @@ static ptx_expr *operand(walk *w, const ptx_stmt *s, int si, int k, int bits, in
 /* the same, a 32-bit operand widened */
 static ptx_expr *operand_ext(walk *w, const ptx_stmt *s, int si, int k, int sext, int depth) {
   int64_t v;
-  if (opnd_int(s, k, &v)) return imm(w, sext ? (int64_t)(int32_t)v : (int64_t)(uint32_t)v);
+  if (ptx_opnd_int(s, k, &v)) return imm(w, sext ? (int64_t)(int32_t)v : (int64_t)(uint32_t)v);
   const ptx_tok *t = opnd(s, k);
   return t ? ext(w, si, t, sext, depth) : NULL;
 }
@@ -158,7 +158,7 @@ static ptx_expr *eval_def(walk *w, int d, int bits, int depth) {
   if (ptx_op_is(s, "shl")) {
     int64_t k;
     ptx_expr *x = operand(w, s, si, 1, bits, depth), *e;
-    if (!x || !opnd_int(s, 2, &k) || k < 0 || k > bits - 2 || !(e = node(w, PX_SHL))) return NULL;
+    if (!x || !ptx_opnd_int(s, 2, &k) || k < 0 || k > bits - 2 || !(e = node(w, PX_SHL))) return NULL;
     e->a = x;
     e->imm = k;
     e->has_iv = x->has_iv;
@@ -183,7 +183,7 @@ static int iv_index(const walk *w, int reg) {
 /* The value register reg holds when statement s executes. */
 static ptx_expr *value_reg(walk *w, int s, int reg, int depth) {
   ptx_fn *fn = w->fn;
-  int din, nin = defs_inside(fn, w->l, reg, &din);
+  int din, nin = ptx_loop_defs_inside(fn, w->l, reg, &din);
   int defs[16], n = nin ? ptx_reaching(fn, s, reg, defs, 16) : 0;
   if (nin && (n < 1 || n > 16)) return NULL;
   int inside = 0;
@@ -255,13 +255,13 @@ static ptx_expr *step32(walk *w, int d, int reg) {
   else if (!sub && b && ptx_tok_reg(fn, b) == reg) other = 1;
   else return NULL;
   int64_t k;
-  if (opnd_int(s, other, &k)) {
+  if (ptx_opnd_int(s, other, &k)) {
     k = (int32_t)k;
     return k ? imm(w, sub ? -k : k) : NULL;
   }
   const ptx_tok *t = opnd(s, other);
   int r = t ? ptx_tok_reg(fn, t) : -1, dd;
-  if (r < 0 || fn->regs.bits[r] != 32 || defs_inside(fn, w->l, r, &dd) != 0) return NULL;
+  if (r < 0 || fn->regs.bits[r] != 32 || ptx_loop_defs_inside(fn, w->l, r, &dd) != 0) return NULL;
   ptx_expr *v = node(w, PX_INV), *e = node(w, PX_EXT);
   if (!v || !e) return NULL;
   v->reg = r;
@@ -283,7 +283,7 @@ static void find_ivs(ptx_fn *fn, ptx_loop *l) {
   for (int r = 0; r < nr; r++) {
     int d;
     /* one definition inside, and one before it: the register carries a value round the loop */
-    if ((fn->regs.bits[r] != 32 && fn->regs.bits[r] != 64) || defs_inside(fn, l, r, &d) != 1 || fn->reg_ndefs[r] < 2)
+    if ((fn->regs.bits[r] != 32 && fn->regs.bits[r] != 64) || ptx_loop_defs_inside(fn, l, r, &d) != 1 || fn->reg_ndefs[r] < 2)
       continue;
     int ds = fn->def[d].stmt;
     if (fn->st[ds]->pred >= 0 || !ptx_dominates(fn, fn->blk[ds], l->latch)) continue;
@@ -322,7 +322,7 @@ static void find_ivs(ptx_fn *fn, ptx_loop *l) {
   free(step);
 }
 
-static int cmp_of(const ptx_stmt *s, int *cmp, int *sgn) {
+int ptx_setp_cmp(const ptx_stmt *s, int *cmp, int *sgn) {
   static const struct { const char *q; int cmp, sgn; } t[] = {
       {".lt", CMP_LT, -1}, {".le", CMP_LE, -1}, {".gt", CMP_GT, -1}, {".ge", CMP_GE, -1}, {".ne", CMP_NE, -1},
       {".eq", CMP_EQ, -1},
@@ -353,7 +353,7 @@ static int compared(ptx_fn *fn, ptx_loop *l, int at, const ptx_tok *t, int bits,
       tr->at = at;
       return 1;
     }
-  if (defs_inside(fn, l, r, &d) != 1) return 0;
+  if (ptx_loop_defs_inside(fn, l, r, &d) != 1) return 0;
   const ptx_stmt *s = fn->st[fn->def[d].stmt];
   int sub = ptx_op_is(s, "sub");
   if (s->pred >= 0 || s->nopnd != 3 || (!ptx_op_is(s, "add") && !sub) || ptx_op_has(s, ".sat") || ptx_op_has(s, ".cc") ||
@@ -364,7 +364,7 @@ static int compared(ptx_fn *fn, ptx_loop *l, int at, const ptx_tok *t, int bits,
     int xr = x ? ptx_tok_reg(fn, x) : -1, cr = c ? ptx_tok_reg(fn, c) : -1;
     int64_t k;
     if (!x || !c || (sub && side == 2)) continue;
-    if (!tok_int(c, &k) && (cr < 0 || fn->regs.bits[cr] != bits || defs_inside(fn, l, cr, &dd) != 0)) continue;
+    if (!tok_int(c, &k) && (cr < 0 || fn->regs.bits[cr] != bits || ptx_loop_defs_inside(fn, l, cr, &dd) != 0)) continue;
     for (int i = 0; i < l->nivs; i++)
       if (l->ivs[i].reg == xr && l->ivs[i].bits == bits) {
         tr->iv = i;
@@ -390,10 +390,10 @@ static int exit_test(ptx_fn *fn, ptx_loop *l, int b, ptx_trip *out) {
   int taken = fn->b[b].succ[0], fall = fn->b[b].succ[1], d;
   if (l->in[taken] == l->in[fall]) return 0; /* not an exit */
   int stay_if_taken = l->in[taken], p = ptx_tok_reg(fn, &br->toks[br->pred]);
-  if (p < 0 || defs_inside(fn, l, p, &d) != 1 || fn->blk[fn->def[d].stmt] != b) return 0;
+  if (p < 0 || ptx_loop_defs_inside(fn, l, p, &d) != 1 || fn->blk[fn->def[d].stmt] != b) return 0;
   const ptx_stmt *s = fn->st[fn->def[d].stmt];
   int cmp, sgn;
-  if (!ptx_op_is(s, "setp") || s->pred >= 0 || s->nopnd != 3 || opnd(s, 0) == NULL || !cmp_of(s, &cmp, &sgn)) return 0;
+  if (!ptx_op_is(s, "setp") || s->pred >= 0 || s->nopnd != 3 || opnd(s, 0) == NULL || !ptx_setp_cmp(s, &cmp, &sgn)) return 0;
   int bits = ptx_op_has(s, ".s64") || ptx_op_has(s, ".u64") || ptx_op_has(s, ".b64") ? 64 : 32;
   const ptx_tok *v = opnd(s, 1), *n = opnd(s, 2);
   if (!v || !n) return 0;
@@ -406,7 +406,7 @@ static int exit_test(ptx_fn *fn, ptx_loop *l, int b, ptx_trip *out) {
   }
   int64_t k;
   int nr = ptx_tok_reg(fn, n), dn;
-  if (!tok_int(n, &k) && (nr < 0 || fn->regs.bits[nr] != bits || defs_inside(fn, l, nr, &dn) != 0)) return 0;
+  if (!tok_int(n, &k) && (nr < 0 || fn->regs.bits[nr] != bits || ptx_loop_defs_inside(fn, l, nr, &dn) != 0)) return 0;
   if (br->pred_neg == stay_if_taken) { /* round again while the test fails */
     if (cmp == CMP_NE) return 0;
     cmp = cmp == CMP_EQ ? CMP_NE : cmp == CMP_LT ? CMP_GE : cmp == CMP_LE ? CMP_GT : cmp == CMP_GT ? CMP_LE : CMP_LT;
@@ -448,7 +448,7 @@ static void find_trip(ptx_fn *fn, ptx_loop *l) {
 static int cta_barrier(const ptx_stmt *s) {
   int64_t id;
   return (ptx_op_is(s, "bar") || ptx_op_is(s, "barrier")) && ptx_op_has(s, ".sync") && !ptx_op_has(s, ".warp") &&
-         s->nopnd == 1 && opnd_int(s, 0, &id) && id == 0;
+         s->nopnd == 1 && ptx_opnd_int(s, 0, &id) && id == 0;
 }
 
 /* Can the loop's statements be copied, and must every thread of the CTA
@@ -621,18 +621,19 @@ static ptx_expr *slope(walk *w, ptx_expr *e) {
   return NULL;
 }
 
-/* Affine in k: e(k+1) - e(k) is the same for every k (modulo 2^64). A
- * 32-bit induction variable under EXT grows by its step only while it does
- * not wrap, which the pre-check tests at both ends. */
-ptx_expr *ptx_loop_widen(ptx_fn *fn, const ptx_loop *l, ptx_expr *e) {
+ptx_expr *ptx_loop_widen(ptx_fn *fn, const ptx_loop *l, ptx_expr *e, int sext) {
   walk w = {fn, l, NULL, NULL, 0};
   ptx_expr *x = node(&w, PX_EXT);
   if (!x) return NULL;
+  x->sext = sext;
   x->a = e;
   x->has_iv = e->has_iv;
   return x;
 }
 
+/* Affine in k: e(k+1) - e(k) is the same for every k (modulo 2^64). A
+ * 32-bit induction variable under EXT grows by its step only while it does
+ * not wrap, which the pre-check tests at both ends. */
 ptx_expr *ptx_loop_slope(ptx_fn *fn, const ptx_loop *l, ptx_expr *e) {
   walk w = {fn, l, NULL, NULL, 0};
   return slope(&w, e);

@@ -26,6 +26,7 @@ void ptx_stats_print(FILE *f, const ptx_stats *st) {
       {"lookups at the access:", st->lookups_access, -1},
       {"loops checked before they run:", st->loops_versioned, -1},
       {"checks hoisted out of loops:", st->checks_hoisted, -1},
+      {"  within their guard's range:", st->checks_guarded, -1},
       {"unchecked (no root):", st->unchecked_noroot, -1},
       {"unchecked (unsupported):", st->unchecked_unsupported, -1},
       {"unchecked (extern size):", st->unchecked_extern, -1},
