@@ -10,10 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const ptx_tok *one_tok(const ptx_stmt *s, int k) {
-  return k < s->nopnd && s->opnd[k].hi - s->opnd[k].lo == 1 ? &s->toks[s->opnd[k].lo] : NULL;
-}
-
 /* a value the loop does not change: a literal (*lit set, *imm) or a
  * 32-bit register with no definition inside the loop (*reg) */
 static int invariant(const ptx_fn *fn, const ptx_loop *l, const ptx_stmt *s, int k, int *lit, int64_t *imm,
@@ -21,7 +17,7 @@ static int invariant(const ptx_fn *fn, const ptx_loop *l, const ptx_stmt *s, int
   *reg = NULL;
   if (ptx_opnd_int(s, k, imm)) return *lit = 1;
   *lit = 0;
-  const ptx_tok *t = one_tok(s, k);
+  const ptx_tok *t = ptx_opnd_tok(s, k);
   int r = t ? ptx_tok_reg(fn, t) : -1, d;
   if (r < 0 || fn->regs.bits[r] != 32 || ptx_loop_defs_inside(fn, l, r, &d) != 0) return 0;
   *reg = t;
@@ -61,16 +57,12 @@ static void add_setp(ptx_fn *fn, const ptx_loop *l, int si, int holds, ptx_guard
   if (!invariant(fn, l, s, 2, &lit, &n, &nreg)) {
     if (!invariant(fn, l, s, 1, &lit, &n, &nreg)) return;
     vk = 2;
-    cmp = cmp == CMP_LT ? CMP_GT : cmp == CMP_LE ? CMP_GE : cmp == CMP_GT ? CMP_LT : cmp == CMP_GE ? CMP_LE : cmp;
+    cmp = ptx_cmp_mirror(cmp);
   }
-  const ptx_tok *vt = one_tok(s, vk);
+  const ptx_tok *vt = ptx_opnd_tok(s, vk);
   int vr = vt ? ptx_tok_reg(fn, vt) : -1;
   if (vr < 0 || fn->regs.bits[vr] != 32) return;
-  if (!holds) {
-    static const int neg[] = {[CMP_LT] = CMP_GE, [CMP_LE] = CMP_GT, [CMP_GT] = CMP_LE,
-                              [CMP_GE] = CMP_LT, [CMP_NE] = CMP_EQ, [CMP_EQ] = CMP_NE};
-    cmp = neg[cmp];
-  }
+  if (!holds) cmp = ptx_cmp_negate(cmp);
   if (cmp == CMP_NE) return;
   /* N as the 32-bit value the test compares: a literal folded, a register
    * sign-extended before the loop. V <=u N with 0 <= N < 2^31 is
@@ -101,7 +93,7 @@ static void add_setp(ptx_fn *fn, const ptx_loop *l, int si, int holds, ptx_guard
 static void add_pred(ptx_fn *fn, const ptx_loop *l, int d, int holds, ptx_guard *g, int depth) {
   int si = fn->def[d].stmt;
   const ptx_stmt *s = fn->st[si];
-  if (depth > 4 || s->kind != ST_INSN || s->pred >= 0 || !one_tok(s, 0)) return;
+  if (depth > 4 || s->kind != ST_INSN || s->pred >= 0 || !ptx_opnd_tok(s, 0)) return;
   if (ptx_op_is(s, "setp")) {
     add_setp(fn, l, si, holds, g);
     return;
@@ -109,7 +101,7 @@ static void add_pred(ptx_fn *fn, const ptx_loop *l, int d, int holds, ptx_guard 
   int both = (ptx_op_is(s, "and") && holds) || (ptx_op_is(s, "or") && !holds), not = ptx_op_is(s, "not");
   if (!ptx_op_has(s, ".pred") || !(both || not) || s->nopnd != (not ? 2 : 3)) return;
   for (int k = 1; k < s->nopnd; k++) {
-    const ptx_tok *t = one_tok(s, k);
+    const ptx_tok *t = ptx_opnd_tok(s, k);
     int pd = t ? pred_def(fn, l, si, ptx_tok_reg(fn, t)) : -1;
     if (pd >= 0) add_pred(fn, l, pd, not ? !holds : holds, g, depth + 1);
   }

@@ -176,10 +176,15 @@ ptx_expr *ptx_loop_widen(ptx_fn *fn, const ptx_loop *l, ptx_expr *e, int sext);
 /* How much e grows from one iteration to the next (iteration-free), or NULL. */
 ptx_expr *ptx_loop_slope(ptx_fn *fn, const ptx_loop *l, ptx_expr *e);
 void ptx_loop_dump(FILE *f, const ptx_fn *fn, const ptx_loop *l);
-/* shared with ptx_guard.c: operand k of s as an integer literal (also a
- * negative one); the comparison of a setp (sgn: 1 signed, 0 unsigned) */
+/* shared with ptx_guard.c: operand k of s as its one token (NULL when it
+ * is more) or as an integer literal (also a negative one); the comparison
+ * of a setp (sgn: 1 signed, 0 unsigned); a comparison with its operands
+ * swapped (a < b is b > a), and its negation */
+const ptx_tok *ptx_opnd_tok(const ptx_stmt *s, int k);
 int ptx_opnd_int(const ptx_stmt *s, int k, int64_t *v);
 int ptx_setp_cmp(const ptx_stmt *s, int *cmp, int *sgn);
+int ptx_cmp_mirror(int cmp);
+int ptx_cmp_negate(int cmp);
 /* definitions of reg inside l: their count, the last one in *d */
 int ptx_loop_defs_inside(const ptx_fn *fn, const ptx_loop *l, int reg, int *d);
 

@@ -94,7 +94,7 @@ static ptx_expr *ext(walk *w, int s, const ptx_tok *t, int sext, int depth) {
   return e;
 }
 
-static const ptx_tok *opnd(const ptx_stmt *s, int k) {
+const ptx_tok *ptx_opnd_tok(const ptx_stmt *s, int k) {
   return k < s->nopnd && s->opnd[k].hi - s->opnd[k].lo == 1 ? &s->toks[s->opnd[k].lo] : NULL;
 }
 
@@ -115,7 +115,7 @@ int ptx_opnd_int(const ptx_stmt *s, int k, int64_t *v) {
 static ptx_expr *operand(walk *w, const ptx_stmt *s, int si, int k, int bits, int depth) {
   int64_t v;
   if (ptx_opnd_int(s, k, &v)) return imm(w, bits == 32 ? (int64_t)(int32_t)v : v);
-  const ptx_tok *t = opnd(s, k);
+  const ptx_tok *t = ptx_opnd_tok(s, k);
   return t ? value(w, si, t, bits, depth) : NULL;
 }
 
@@ -123,7 +123,7 @@ static ptx_expr *operand(walk *w, const ptx_stmt *s, int si, int k, int bits, in
 static ptx_expr *operand_ext(walk *w, const ptx_stmt *s, int si, int k, int sext, int depth) {
   int64_t v;
   if (ptx_opnd_int(s, k, &v)) return imm(w, sext ? (int64_t)(int32_t)v : (int64_t)(uint32_t)v);
-  const ptx_tok *t = opnd(s, k);
+  const ptx_tok *t = ptx_opnd_tok(s, k);
   return t ? ext(w, si, t, sext, depth) : NULL;
 }
 
@@ -137,7 +137,7 @@ static ptx_expr *eval_def(walk *w, int d, int bits, int depth) {
   ptx_fn *fn = w->fn;
   int si = fn->def[d].stmt;
   const ptx_stmt *s = fn->st[si];
-  if (s->pred >= 0 || s->nopnd < 2 || opnd(s, 0) == NULL) return NULL;
+  if (s->pred >= 0 || s->nopnd < 2 || ptx_opnd_tok(s, 0) == NULL) return NULL;
   int sx = ptx_op_has(s, ".s32");
   /* cvta between generic and global: the same number for global memory */
   if ((ptx_op_is(s, "mov") || (ptx_op_is(s, "cvta") && ptx_op_has(s, ".global") && bits == 64)) && s->nopnd == 2)
@@ -249,7 +249,7 @@ static ptx_expr *step32(walk *w, int d, int reg) {
   if (s->pred >= 0 || s->nopnd != 3 || ptx_op_has(s, ".sat") || ptx_op_has(s, ".cc")) return NULL;
   int sub = ptx_op_is(s, "sub");
   if (!ptx_op_is(s, "add") && !sub) return NULL;
-  const ptx_tok *a = opnd(s, 1), *b = opnd(s, 2);
+  const ptx_tok *a = ptx_opnd_tok(s, 1), *b = ptx_opnd_tok(s, 2);
   int other;
   if (a && ptx_tok_reg(fn, a) == reg) other = 2;
   else if (!sub && b && ptx_tok_reg(fn, b) == reg) other = 1;
@@ -259,7 +259,7 @@ static ptx_expr *step32(walk *w, int d, int reg) {
     k = (int32_t)k;
     return k ? imm(w, sub ? -k : k) : NULL;
   }
-  const ptx_tok *t = opnd(s, other);
+  const ptx_tok *t = ptx_opnd_tok(s, other);
   int r = t ? ptx_tok_reg(fn, t) : -1, dd;
   if (r < 0 || fn->regs.bits[r] != 32 || ptx_loop_defs_inside(fn, w->l, r, &dd) != 0) return NULL;
   ptx_expr *v = node(w, PX_INV), *e = node(w, PX_EXT);
@@ -322,6 +322,18 @@ static void find_ivs(ptx_fn *fn, ptx_loop *l) {
   free(step);
 }
 
+int ptx_cmp_mirror(int cmp) {
+  static const int m[] = {[CMP_LT] = CMP_GT, [CMP_LE] = CMP_GE, [CMP_GT] = CMP_LT,
+                          [CMP_GE] = CMP_LE, [CMP_NE] = CMP_NE, [CMP_EQ] = CMP_EQ};
+  return m[cmp];
+}
+
+int ptx_cmp_negate(int cmp) {
+  static const int n[] = {[CMP_LT] = CMP_GE, [CMP_LE] = CMP_GT, [CMP_GT] = CMP_LE,
+                          [CMP_GE] = CMP_LT, [CMP_NE] = CMP_EQ, [CMP_EQ] = CMP_NE};
+  return n[cmp];
+}
+
 int ptx_setp_cmp(const ptx_stmt *s, int *cmp, int *sgn) {
   static const struct { const char *q; int cmp, sgn; } t[] = {
       {".lt", CMP_LT, -1}, {".le", CMP_LE, -1}, {".gt", CMP_GT, -1}, {".ge", CMP_GE, -1}, {".ne", CMP_NE, -1},
@@ -360,7 +372,7 @@ static int compared(ptx_fn *fn, ptx_loop *l, int at, const ptx_tok *t, int bits,
       !ptx_stmt_dominates(fn, fn->def[d].stmt, at))
     return 0;
   for (int side = 1; side <= 2; side++) {
-    const ptx_tok *x = opnd(s, side), *c = opnd(s, 3 - side);
+    const ptx_tok *x = ptx_opnd_tok(s, side), *c = ptx_opnd_tok(s, 3 - side);
     int xr = x ? ptx_tok_reg(fn, x) : -1, cr = c ? ptx_tok_reg(fn, c) : -1;
     int64_t k;
     if (!x || !c || (sub && side == 2)) continue;
@@ -393,23 +405,23 @@ static int exit_test(ptx_fn *fn, ptx_loop *l, int b, ptx_trip *out) {
   if (p < 0 || ptx_loop_defs_inside(fn, l, p, &d) != 1 || fn->blk[fn->def[d].stmt] != b) return 0;
   const ptx_stmt *s = fn->st[fn->def[d].stmt];
   int cmp, sgn;
-  if (!ptx_op_is(s, "setp") || s->pred >= 0 || s->nopnd != 3 || opnd(s, 0) == NULL || !ptx_setp_cmp(s, &cmp, &sgn)) return 0;
+  if (!ptx_op_is(s, "setp") || s->pred >= 0 || s->nopnd != 3 || ptx_opnd_tok(s, 0) == NULL || !ptx_setp_cmp(s, &cmp, &sgn)) return 0;
   int bits = ptx_op_has(s, ".s64") || ptx_op_has(s, ".u64") || ptx_op_has(s, ".b64") ? 64 : 32;
-  const ptx_tok *v = opnd(s, 1), *n = opnd(s, 2);
+  const ptx_tok *v = ptx_opnd_tok(s, 1), *n = ptx_opnd_tok(s, 2);
   if (!v || !n) return 0;
   if (!compared(fn, l, fn->def[d].stmt, v, bits, &t)) {
     if (!compared(fn, l, fn->def[d].stmt, n, bits, &t)) return 0;
     const ptx_tok *x = v; /* N op V: mirror the comparison */
     v = n;
     n = x;
-    cmp = cmp == CMP_LT ? CMP_GT : cmp == CMP_LE ? CMP_GE : cmp == CMP_GT ? CMP_LT : cmp == CMP_GE ? CMP_LE : cmp;
+    cmp = ptx_cmp_mirror(cmp);
   }
   int64_t k;
   int nr = ptx_tok_reg(fn, n), dn;
   if (!tok_int(n, &k) && (nr < 0 || fn->regs.bits[nr] != bits || ptx_loop_defs_inside(fn, l, nr, &dn) != 0)) return 0;
   if (br->pred_neg == stay_if_taken) { /* round again while the test fails */
     if (cmp == CMP_NE) return 0;
-    cmp = cmp == CMP_EQ ? CMP_NE : cmp == CMP_LT ? CMP_GE : cmp == CMP_LE ? CMP_GT : cmp == CMP_GT ? CMP_LE : CMP_LT;
+    cmp = ptx_cmp_negate(cmp);
   } else if (cmp == CMP_EQ) {
     return 0; /* round again while equal: once or twice, not worth it */
   }
