@@ -91,11 +91,15 @@ int rt_gsan_order_launch(CUstream s) {
     /* a captured stream cannot wait on work outside the capture: this
      * thread waits, in relaxed mode so that the wait does not end it */
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+    rt_gsan_capture_swap(&mode);
     r = rt_vmm_cuda_order(&d->vmm, s, 1);
-    rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+    rt_gsan_capture_swap(&mode);
   }
   return r;
+}
+
+void rt_gsan_capture_swap(CUstreamCaptureMode *mode) {
+  if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(mode);
 }
 
 rt_dev *rt_gsan_dev_of(uint64_t ptr) {
@@ -689,9 +693,9 @@ rt_dev *rt_gsan_dev_here(void) {
   pthread_mutex_lock(&rt_gsan.lock);
   if (!d->ready && !d->failed) {
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+    rt_gsan_capture_swap(&mode);
     set_up(d, dev);
-    if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+    rt_gsan_capture_swap(&mode);
   }
   pthread_mutex_unlock(&rt_gsan.lock);
   return d->ready ? d : NULL;

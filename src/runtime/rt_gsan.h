@@ -172,6 +172,11 @@ int rt_gsan_order_launch(CUstream s);
 /* 1 when s is being captured into a graph: its calls then become graph
  * nodes that run later, and waiting on it would end the capture */
 int rt_gsan_capturing(CUstream s);
+/* Swaps this thread's stream-capture mode with *mode (where the driver has
+ * the call): with CU_STREAM_CAPTURE_MODE_RELAXED before gsan's own driver
+ * calls and again after, so that a capture in the global mode the program
+ * is making does not end at a call the driver deems unsafe. */
+void rt_gsan_capture_swap(CUstreamCaptureMode *mode);
 
 /* A list of allocations, grown by rt_gsan_note_live (an rt_arena_foreach_live
  * callback; the caller frees p): taken while the arena's walk holds a class

@@ -132,9 +132,9 @@ void rt_heap_before_launch(void) {
   if (d->ready && !heaps[d->device] && !failed[d->device]) {
     /* relaxed: gsan's own calls must not end a capture this launch is in */
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+    rt_gsan_capture_swap(&mode);
     set_up(d, limit_now());
-    if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+    rt_gsan_capture_swap(&mode);
   }
   pthread_mutex_unlock(&rt_gsan.lock);
 }

@@ -111,10 +111,10 @@ static void fill_ctx(const rt_dev *d, CUdeviceptr g, size_t bytes) {
     return;
   }
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-  rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+  rt_gsan_capture_swap(&mode);
   if (rt_gsan.cu.MemcpyHtoDAsync(g, d->ctx, GSAN_CTX_BYTES, d->own_stream) == CUDA_SUCCESS)
     rt_gsan.cu.StreamSynchronize(d->own_stream);
-  rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+  rt_gsan_capture_swap(&mode);
 }
 
 /* lib's __gsan_ctx as the current context (d's) sees it: 1 if the library

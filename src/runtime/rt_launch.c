@@ -156,9 +156,9 @@ static void info_of(CUfunction f, copy_info *c) {
    * which the driver ends at any call it deems unsafe (cuModuleGetFunction
    * loads the copy): relaxed while gsan asks */
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-  if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+  rt_gsan_capture_swap(&mode);
   look_up(f, c);
-  if (rt_gsan.cu.ThreadExchangeStreamCaptureMode) rt_gsan.cu.ThreadExchangeStreamCaptureMode(&mode);
+  rt_gsan_capture_swap(&mode);
   copy_info *keep = ls.kept < KEPT ? malloc(used(c)) : NULL;
   if (keep) memcpy(keep, c, used(c));
   pthread_mutex_lock(&ls.lock);
