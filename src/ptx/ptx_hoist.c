@@ -303,9 +303,11 @@ static const char *eval_x(pre *p, ptx_expr *e, int kk, int sx) {
 
 static const char *eval(pre *p, ptx_expr *e, int kk) { return eval_x(p, e, kk, -1); }
 
-/* the address c covers at iteration kk: its register's value plus c->lo */
+/* the address c covers at iteration kk: its register's value plus c->lo.
+ * A 32-bit address is its 32-bit arithmetic computed in 64 bits, not
+ * tested for wrapping: test_ends reduces it modulo 2^32. */
 static const char *addr_at(pre *p, const ptx_check *c, int kk) {
-  const char *a = eval(p, c->hx, kk);
+  const char *a = c->bits == 32 ? eval_x(p, c->hx->a, kk, 0) : eval(p, c->hx, kk);
   if (!c->lo) return a;
   const char *r = rd(p->fs);
   ptx_bprintf(p->b, "\tadd.s64 \t%s, %s, %lld;\n", r, a, (long long)c->lo);
@@ -351,6 +353,32 @@ static void guard_range(pre *p, const ptx_guard *g, const char **v0, const char 
   if (p->ng < GUARDS_KEPT) p->g[p->ng++] = (kept_guard){g, *v0, *lo, *hi};
 }
 
+/* bad |= c's access at one of its n ends (1 or 2) leaves its bounds. The
+ * ends are 64-bit values; a 32-bit address is its end's value modulo 2^32,
+ * so two ends must lie less than 2^31 apart: then, both in bounds, every
+ * iteration's address is a value between them (an offset that wrapped
+ * between the ends would differ from the other end's by more than the
+ * window). Why not test the 64-bit values: the shared window starts at a
+ * small address and nvcc folds negative offsets into base registers, so a
+ * register's 32-bit value plus its steps often passes 2^32 where no
+ * address wraps; every such pre-check failed (nw's tile loop). */
+static void test_ends(pre *p, const ptx_check *c, const char *const *ends, int n) {
+  ptx_fstate *fs = p->fs;
+  if (c->bits == 64) {
+    for (int e = 0; e < n; e++) ptx_emit_test_or(fs, p->b, c, ends[e], 64, P_HOIST);
+    return;
+  }
+  if (n == 2) {
+    const char *d = rd(fs);
+    ptx_bprintf(p->b, "\tsub.s64 \t%s, %s, %s;\n\tadd.s64 \t%s, %s, 2147483648;\n", d, ends[1], ends[0], d, d);
+    bad_if(p, "ge", "u64", d, "4294967296");
+  }
+  for (int e = 0; e < n; e++) {
+    ptx_bprintf(p->b, "\tcvt.u32.u64 \t%%gsan_r%d, %s;\n", R_L2, ends[e]);
+    ptx_emit_test_or(fs, p->b, c, ptx_printf(fs->fn.a, "%%gsan_r%d", R_L2), 32, P_HOIST);
+  }
+}
+
 /* does e widen a 32-bit value (whose wrap eval tests)? */
 static int has_ext(const ptx_expr *e) { return e && (e->op == PX_EXT || has_ext(e->a) || has_ext(e->b)); }
 
@@ -365,28 +393,19 @@ static void guarded_test(pre *p, const ptx_check *c) {
   const ptx_guard *g = c->hguard;
   const char *v0, *lo, *hi;
   guard_range(p, g, &v0, &lo, &hi);
-  /* a0: the address at k = 0 as 64-bit arithmetic. A 32-bit address is
-   * the same modulo 2^32, and where both ends fall in the 32-bit window
-   * every address between them is the register's value: its wrap is not
-   * tested at k = 0, which the guard may well skip. A 64-bit one is what
-   * the plain pre-check computes, its 32-bit parts tested not to wrap at
-   * both ends of the loop. */
-  const char *a0;
-  if (c->bits == 32) {
-    a0 = eval_x(p, c->hx->a, K0, 0);
-  } else {
-    a0 = eval(p, c->hx, K0);
-    if (has_ext(c->hx)) eval(p, c->hx, KL);
-  }
+  /* a0: the address at k = 0 as 64-bit arithmetic (a 32-bit one modulo
+   * 2^32, test_ends). A 64-bit one is what the plain pre-check computes,
+   * its 32-bit parts tested not to wrap at both ends of the loop. */
+  const char *a0 = addr_at(p, c, K0);
+  if (c->bits == 64 && has_ext(c->hx)) eval(p, c->hx, KL);
   int64_t q = c->hslope->imm / g->slope;
-  const char *ends[2] = {lo, hi};
+  const char *bounds[2] = {lo, hi}, *ends[2];
   for (int e = 0; e < 2; e++) {
-    const char *r = rd(fs);
-    ptx_bprintf(p->b, "\tsub.s64 \t%s, %s, %s;\n\tmad.lo.s64 \t%s, %s, %lld, %s;\n", r, ends[e], v0, r, r,
+    const char *r = ends[e] = rd(fs);
+    ptx_bprintf(p->b, "\tsub.s64 \t%s, %s, %s;\n\tmad.lo.s64 \t%s, %s, %lld, %s;\n", r, bounds[e], v0, r, r,
                 (long long)q, a0);
-    if (c->lo) ptx_bprintf(p->b, "\tadd.s64 \t%s, %s, %lld;\n", r, r, (long long)c->lo);
-    ptx_emit_test_or(fs, p->b, c, r, 64, P_HOIST);
   }
+  test_ends(p, c, ends, 2);
 }
 
 /* a label of the loop, as its copy names it; NULL when t is not one */
@@ -423,14 +442,15 @@ static void emit_precheck(ptx_fstate *fs, vloop *v, ptx_buf *b) {
       continue;
     }
     if (!c->hx->has_iv) { /* the same address in every iteration */
-      ptx_emit_test_or(fs, b, c, addr_at(&p, c, K0), 64, P_HOIST);
+      const char *a = addr_at(&p, c, K0);
+      test_ends(&p, c, &a, 1);
       continue;
     }
     if (c->hguard) {
       guarded_test(&p, c);
       continue;
     }
-    const char *a0 = addr_at(&p, c, K0), *al = addr_at(&p, c, KL);
+    const char *ends[2] = {addr_at(&p, c, K0), addr_at(&p, c, KL)};
     /* the slope, |D| < 2^31 (tested when planning if a literal): with
      * k < 2^31 no address wraps between the ends */
     if (c->hslope->op != PX_IMM) {
@@ -438,8 +458,7 @@ static void emit_precheck(ptx_fstate *fs, vloop *v, ptx_buf *b) {
       ptx_bprintf(b, "\tadd.s64 \t%s, %s, 2147483648;\n", d, eval(&p, c->hslope, K0));
       bad_if(&p, "ge", "u64", d, "4294967296");
     }
-    ptx_emit_test_or(fs, b, c, a0, 64, P_HOIST);
-    ptx_emit_test_or(fs, b, c, al, 64, P_HOIST);
+    test_ends(&p, c, ends, 2);
   }
   /* a loop with barriers: the CTA runs one copy, the fast one only if
    * every thread passed (every thread reaches this point: ptx_loops.c) */
