@@ -2,11 +2,22 @@
  * basic block collapse into one range check [min, max); a check dominated by
  * a check of the same pointer value covering its range is dropped. The
  * failure stub re-tests each member, so a merged check still names the exact
- * access that failed. */
+ * access that failed.
+ *
+ * Stride chains, after the loops' pre-checks are planned (a merged check
+ * could no longer be made before its loop): in a block, address registers
+ * built one from another by adding the same register S (nvcc's fully
+ * unrolled `for (y = 0; y < 32; y++) t[y][x] = g[y * n + x]` is 32 loads
+ * through A, A + S, A + 2S, ...) are members of one check at the first,
+ * whose addresses are A + k*S + imm. It tests the lowest and the highest k
+ * with the members' whole range of imm, and |S| small enough that the
+ * addresses between cannot wrap: then every member lies between two
+ * addresses in bounds. */
 #include "ptx_instr.h"
 
 #include <gsan/abi.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Does register reg hold the same value at statements a and b (a before b)?
@@ -25,15 +36,18 @@ static int same_value(const ptx_fn *fn, int reg, int a, int b) {
   return fn->reg_ndefs[reg] == 1; /* one static definition: the value never changes */
 }
 
-static int same_root(const ptx_check *x, const ptx_check *y) {
-  if (x->root.kind != y->root.kind || x->bits != y->bits || x->addr_reg != y->addr_reg ||
-      x->addr_sym != y->addr_sym)
-    return 0;
+/* Are x and y checked against the same bounds? Their address registers
+ * may differ (stride chains), except without a root, where the address
+ * itself is looked up: the same register value is the same allocation. */
+static int same_bounds(const ptx_check *x, const ptx_check *y) {
+  if (x->root.kind != y->root.kind || x->bits != y->bits || x->addr_sym != y->addr_sym) return 0;
   if (x->root.kind == ROOT_SYMBOL) return x->root.sym == y->root.sym && (x->space == GSAN_SPACE_GENERIC) == (y->space == GSAN_SPACE_GENERIC);
   if (x->root.kind == ROOT_ARENA) return x->root.def == y->root.def;
   if (x->root.kind == ROOT_FRAME) return 0; /* each access tests its own word */
-  return 1; /* ROOT_NONE: same address register value means same allocation */
+  return x->addr_reg == y->addr_reg;
 }
+
+static int same_root(const ptx_check *x, const ptx_check *y) { return same_bounds(x, y) && x->addr_reg == y->addr_reg; }
 
 static int same_guard(const ptx_fn *fn, const ptx_check *x, const ptx_check *y) {
   if (x->pred_reg < 0) return 1; /* an unguarded check covers guarded ones */
@@ -41,7 +55,10 @@ static int same_guard(const ptx_fn *fn, const ptx_check *x, const ptx_check *y) 
 }
 
 static int mergeable(const ptx_check *c) {
-  return !c->always_fail && c->nmem == 1 && c->mem[0].width > 0;
+  if (c->removed || c->hoisted || c->always_fail || c->step_reg >= 0) return 0;
+  for (int k = 0; k < c->nmem; k++)
+    if (c->mem[k].width <= 0) return 0;
+  return 1;
 }
 
 static int call_between(const ptx_fn *fn, int a, int b) {
@@ -50,29 +67,126 @@ static int call_between(const ptx_fn *fn, int a, int b) {
   return 0;
 }
 
-void ptx_eliminate(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st) {
-  /* neighbouring: same block, same pointer value, same guard, no call between */
+/* The most links a chain is followed back, which bounds a member's k: with
+ * |S| < 2^STEP_BITS the span between the ends stays far from wrapping
+ * (64-bit: 64 * 2^40; 32-bit: 64 * 2^24 < 2^31, against a shared or local
+ * window smaller than 2^31). */
+#define CHAIN_LINKS 64
+enum { STEP_BITS_64 = 40, STEP_BITS_32 = 24 };
+
+/* A check's address register as head + k * step + imm, where each link
+ * is an unpredicated add in the check's block: `add R, X, S` (one more
+ * step) or `add R, X, imm`. from and sfrom are the first statements the
+ * chain reads head and step at; step is -1 when no link adds a register. */
+typedef struct chain {
+  int head, step;
+  int64_t k, imm;
+  int from, sfrom;
+} chain;
+
+/* the statement of the block before `before` that last writes reg, -1 if none */
+static int last_write(const ptx_fn *fn, int reg, int before) {
+  int first = fn->b[fn->blk[before]].first;
+  for (int i = before - 1; i >= first; i--)
+    for (int d = fn->stmt_def0[i]; d < fn->stmt_def0[i + 1]; d++)
+      if (fn->def[d].reg == reg) return i;
+  return -1;
+}
+
+static chain chain_of(const ptx_fn *fn, const ptx_check *c) {
+  chain ch = {c->addr_reg, -1, 0, 0, c->stmt, c->stmt};
+  const char *sty = c->bits == 32 ? ".s32" : ".s64", *uty = c->bits == 32 ? ".u32" : ".u64";
+  for (int links = 0; links < CHAIN_LINKS; links++) {
+    int i = last_write(fn, ch.head, ch.from);
+    if (i < 0) break;
+    const ptx_stmt *s = fn->st[i];
+    if (s->kind != ST_INSN || s->pred >= 0 || !ptx_op_is(s, "add") || s->nopnd != 3) break;
+    if (!ptx_op_has(s, sty) && !ptx_op_has(s, uty)) break;
+    const ptx_tok *x = ptx_opnd_tok(s, 1), *y = ptx_opnd_tok(s, 2);
+    int xr = x ? ptx_tok_reg(fn, x) : -1, yr = y ? ptx_tok_reg(fn, y) : -1;
+    int64_t v;
+    if (xr < 0 || fn->regs.bits[xr] != c->bits) break;
+    if (ptx_opnd_int(s, 2, &v)) {
+      if (c->bits == 32) v = (int32_t)v;
+      ch.imm += v;
+    } else if (yr >= 0 && yr != xr && (ch.step < 0 || (ch.step == yr && same_value(fn, yr, i, ch.sfrom)))) {
+      ch.step = yr;
+      ch.k++;
+      ch.sfrom = i;
+    } else {
+      break;
+    }
+    ch.head = xr;
+    ch.from = i;
+  }
+  return ch;
+}
+
+static int min3(int a, int b, int c) { return a < b ? (a < c ? a : c) : (b < c ? b : c); }
+
+/* Does register reg keep one value from statement a to b (a < b, one block)? */
+static int unwritten(const ptx_fn *fn, int reg, int a, int b) { return reg < 0 || same_value(fn, reg, a, b); }
+
+/* x's members as members of a check of head + k * step: c's chain */
+static void rebase(ptx_check *x, const chain *c) {
+  for (int k = 0; k < x->nmem; k++) x->mem[k].n = c->k, x->mem[k].imm += c->imm;
+  x->lo += c->imm, x->hi += c->imm;
+  x->nlo = x->nhi = c->k;
+  x->addr_reg = c->head;
+}
+
+/* Neighbouring checks of one block fold into the first: the same bounds
+ * and guard, no call between, and the same address register (chains 0)
+ * or the same head and step (chains 1), unwritten from where the chains
+ * read them to the last member. */
+static void merge_neighbours(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st, int chains) {
   for (int i = 0; i < n; i++) {
-    if (c[i].removed || !mergeable(&c[i])) continue;
+    if (!mergeable(&c[i])) continue;
+    /* without a root the address itself is looked up: no chains */
+    if (chains && c[i].root.kind == ROOT_NONE) continue;
+    chain ci = {c[i].addr_reg, -1, 0, 0, c[i].stmt, c[i].stmt};
+    if (chains && c[i].addr_reg >= 0) ci = chain_of(fn, &c[i]);
     for (int j = i + 1; j < n; j++) {
       if (fn->blk[c[j].stmt] != fn->blk[c[i].stmt]) break;
-      if (c[j].removed || !mergeable(&c[j]) || !same_root(&c[i], &c[j])) continue;
+      if (!mergeable(&c[j]) || !same_bounds(&c[i], &c[j])) continue;
       if (c[i].pred_reg != c[j].pred_reg || c[i].pred_neg != c[j].pred_neg) continue;
-      if (!same_value(fn, c[i].addr_reg, c[i].stmt, c[j].stmt)) continue;
       if (c[i].pred_reg >= 0 && !same_value(fn, c[i].pred_reg, c[i].stmt, c[j].stmt)) continue;
+      chain cj = {c[j].addr_reg, -1, 0, 0, c[j].stmt, c[j].stmt};
+      if (chains && c[j].addr_reg >= 0) cj = chain_of(fn, &c[j]);
+      int step = ci.step >= 0 ? ci.step : cj.step;
+      if (ci.head != cj.head || (ci.step >= 0 && cj.step >= 0 && ci.step != cj.step)) continue;
+      if (c[i].bits == 32 && (llabs(ci.imm) >= (1 << 30) || llabs(cj.imm) >= (1 << 30))) continue;
+      /* at i's check, head and step hold the values every link read */
+      int from = min3(c[i].stmt, ci.from, cj.from), sfrom = min3(c[i].stmt, ci.sfrom, cj.sfrom);
+      if (!unwritten(fn, ci.head, from, c[j].stmt) || !unwritten(fn, step, sfrom, c[j].stmt)) continue;
       if (call_between(fn, c[i].stmt, c[j].stmt)) break;
+      if (c[i].addr_reg != ci.head || ci.imm) { /* once: i's members relative to the head */
+        rebase(&c[i], &ci);
+        ci.k = 0, ci.imm = 0, ci.from = from, ci.sfrom = sfrom;
+      }
+      if (step >= 0) c[i].step_reg = ci.step = step;
       /* fold j into i: the merged range is checked at i's place */
-      ptx_member *mem = ptx_alloc(fn->a, (size_t)(c[i].nmem + 1) * sizeof *mem);
+      rebase(&c[j], &cj);
+      ptx_member *mem = ptx_alloc(fn->a, (size_t)(c[i].nmem + c[j].nmem) * sizeof *mem);
       memcpy(mem, c[i].mem, (size_t)c[i].nmem * sizeof *mem);
-      mem[c[i].nmem] = c[j].mem[0];
+      memcpy(mem + c[i].nmem, c[j].mem, (size_t)c[j].nmem * sizeof *mem);
       c[i].mem = mem;
-      c[i].nmem++;
+      c[i].nmem += c[j].nmem;
       if (c[j].lo < c[i].lo) c[i].lo = c[j].lo;
       if (c[j].hi > c[i].hi) c[i].hi = c[j].hi;
+      if (c[j].nlo < c[i].nlo) c[i].nlo = c[j].nlo;
+      if (c[j].nhi > c[i].nhi) c[i].nhi = c[j].nhi;
       c[j].removed = 1;
-      st->removed_merged++;
+      if (chains) st->removed_chained++;
+      else st->removed_merged++;
     }
   }
+}
+
+void ptx_merge_chains(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st) { merge_neighbours(fn, c, n, st, 1); }
+
+void ptx_eliminate(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st) {
+  merge_neighbours(fn, c, n, st, 0);
   /* dominated: an earlier check of the same value covering the range */
   for (int j = 0; j < n; j++) {
     if (c[j].removed || c[j].always_fail || c[j].mem[0].width == 0) continue;

@@ -43,8 +43,9 @@ static const char *T(ptx_fstate *fs, int bits, int t64, int t32) {
   return ptx_printf(fs->fn.a, bits == 32 ? "%%gsan_r%d" : "%%gsan_rd%d", bits == 32 ? t32 : t64);
 }
 
-/* the register (or immediate) holding the address register plus imm */
-static const char *emit_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int64_t imm, int t64, int t32) {
+/* the register (or immediate) holding the address register plus n steps
+ * (a stride chain's step register) plus imm */
+static const char *emit_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int64_t n, int64_t imm, int t64, int t32) {
   const char *dst = T(fs, c->bits, t64, t32);
   const char *src;
   if (c->addr_reg >= 0) {
@@ -52,6 +53,10 @@ static const char *emit_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int
   } else {
     ptx_bprintf(b, "\tmov.u64 \t%s, %s;\n", dst, c->addr_sym->name);
     if (c->space == GSAN_SPACE_GENERIC) ptx_bprintf(b, "\tcvta.%s.u64 \t%s, %s;\n", ptx_space_name(c->addr_sym->space), dst, dst);
+    src = dst;
+  }
+  if (n) {
+    ptx_bprintf(b, "\tmad.lo.s%d \t%s, %s, %lld, %s;\n", c->bits, dst, fs->fn.regs.name[c->step_reg], (long long)n, src);
     src = dst;
   }
   if (imm == 0) return src;
@@ -160,7 +165,7 @@ static bounds check_bounds(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int s
   if (c->root.kind == ROOT_FRAME) {
     /* only the stub asks (ptx_scope_test makes the check): bounds that
      * __gsan_report's re-test fails for this address, an empty region at it */
-    r.base = emit_addr(fs, b, c, c->lo, T_S3, R_L3);
+    r.base = emit_addr(fs, b, c, 0, c->lo, T_S3, R_L3);
     r.size = "0";
     r.cnt = NULL;
     return r;
@@ -172,7 +177,7 @@ static bounds check_bounds(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int s
     r.size = ptx_printf(a, "%%gsan_rd%d", T_SIZE);
     r.cnt = NULL;
     if (!stub) {
-      emit_lookup(b, emit_addr(fs, b, c, c->lo, T_CNT, R_L0), r.base, r.size);
+      emit_lookup(b, emit_addr(fs, b, c, 0, c->lo, T_CNT, R_L0), r.base, r.size);
       if (w > 0) {
         emit_cnt(b, 64, tcnt, r.size, w);
         r.cnt = tcnt;
@@ -235,7 +240,7 @@ void ptx_emit_test_or(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const char
 }
 
 const char *ptx_emit_check_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c) {
-  return emit_addr(fs, b, c, c->lo, T_ADDR, R_L2);
+  return emit_addr(fs, b, c, 0, c->lo, T_ADDR, R_L2);
 }
 
 void ptx_emit_text(ptx_fstate *fs, ptx_vec *out, ptx_buf *b, int scope) {
@@ -249,11 +254,33 @@ void ptx_emit_text(ptx_fstate *fs, ptx_vec *out, ptx_buf *b, int scope) {
   b->n = 0;
 }
 
+/* A stride chain (ptx_elim.c): the members' range at the fewest and at
+ * the most steps, and the step small enough that no member between wraps
+ * (|step| < 2^40, or 2^24 for a 32-bit window, and at most 64 steps apart).
+ * A step that large fails the check without a member out of bounds: the
+ * stub then finds none that fails and resumes after the check. */
+static void emit_chain_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, bounds bd) {
+  int bits = c->bits, sb = bits == 32 ? 24 : 40;
+  const char *off = T(fs, bits, T_OFF, R_L3);
+  for (int e = 0; e < 2; e++) {
+    const char *addr = emit_addr(fs, b, c, e ? c->nhi : c->nlo, c->lo, T_ADDR, R_L2);
+    ptx_bprintf(b, "\tsub.s%d \t%s, %s, %s;\n", bits, off, addr, bd.base);
+    if (e) ptx_bprintf(b, "\tsetp.ge.or.u%d \t%%gsan_p%d, %s, %s, %%gsan_p%d;\n", bits, P_CHECK, off, bd.cnt, P_CHECK);
+    else ptx_bprintf(b, "\tsetp.ge.u%d \t%%gsan_p%d, %s, %s;\n", bits, P_CHECK, off, bd.cnt);
+  }
+  ptx_bprintf(b, "\tadd.s%d \t%s, %s, %llu;\n\tsetp.ge.or.u%d \t%%gsan_p%d, %s, %llu, %%gsan_p%d;\n", bits, off,
+              fs->fn.regs.name[c->step_reg], 1ull << sb, bits, P_CHECK, off, 2ull << sb, P_CHECK);
+  if (c->pred_reg >= 0)
+    ptx_bprintf(b, "\tand.pred \t%%gsan_p%d, %%gsan_p%d, %s%.*s;\n", P_CHECK, P_CHECK, c->pred_neg ? "!" : "",
+                (int)c->pred_tok->len, c->pred_tok->text);
+  ptx_bprintf(b, "\t@%%gsan_p%d bra \t$L__gsan_fail_%d;\n$L__gsan_resume_%d:\n", P_CHECK, id, id);
+}
+
 void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
   int bits = c->bits;
   const ptx_stmt *s = fs->fn.st[c->stmt];
-  ptx_bprintf(b, "\t// gsan: check %d, %s %s, PTX line %d\n", id, ptx_space_name(c->space), c->nmem > 1 ? "merged range" : "access",
-          s->line);
+  ptx_bprintf(b, "\t// gsan: check %d, %s %s, PTX line %d\n", id, ptx_space_name(c->space),
+              c->nlo != c->nhi ? "stride chain" : c->nmem > 1 ? "merged range" : "access", s->line);
   if (c->always_fail) {
     if (c->pred_reg >= 0)
       ptx_bprintf(b, "\t@%s%.*s bra \t$L__gsan_fail_%d;\n", c->pred_neg ? "!" : "", (int)c->pred_tok->len, c->pred_tok->text, id);
@@ -262,12 +289,16 @@ void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
     return;
   }
   if (c->root.kind == ROOT_FRAME) {
-    ptx_scope_test(fs, b, c, emit_addr(fs, b, c, c->lo, T_ADDR, R_L2), P_CHECK);
+    ptx_scope_test(fs, b, c, emit_addr(fs, b, c, 0, c->lo, T_ADDR, R_L2), P_CHECK);
     ptx_bprintf(b, "\t@%%gsan_p%d bra \t$L__gsan_fail_%d;\n", P_CHECK, id);
     return;
   }
   bounds bd = check_bounds(fs, b, c, 0);
-  const char *addr = emit_addr(fs, b, c, c->lo, T_ADDR, R_L2);
+  if (c->step_reg >= 0 && c->nlo != c->nhi) {
+    emit_chain_check(fs, b, c, id, bd);
+    return;
+  }
+  const char *addr = emit_addr(fs, b, c, c->nlo, c->lo, T_ADDR, R_L2);
   const char *off = T(fs, bits, T_OFF, R_L3);
   ptx_bprintf(b, "\tsub.s%d \t%s, %s, %s;\n", bits, off, addr, bd.base);
   const char *g = guard_txt(fs, c);
@@ -351,16 +382,23 @@ void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
   ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %llu;\n", A_MOD, (unsigned long long)fs->modid);
   if (!fs->o->recover) {
     /* members from the last to the first: the first that fails is written
-     * last (merged members all have a fixed width) */
-    const ptx_member *last = &c->mem[c->nmem - 1];
-    member_args(fs, b, c, last, emit_addr(fs, b, c, last->imm, T_S0, R_L0), "");
+     * last (merged members all have a fixed width). A range check fails
+     * only when a member does, so its last member needs no test; a stride
+     * chain's may fail on its step alone (any member failing: P_CHECK) */
+    int exact = c->nlo == c->nhi, k = c->nmem - 1;
+    if (exact) {
+      const ptx_member *last = &c->mem[k--];
+      member_args(fs, b, c, last, emit_addr(fs, b, c, last->n, last->imm, T_S0, R_L0), "");
+    } else {
+      ptx_bprintf(b, "\tsetp.ne.u32 \t%%gsan_p%d, 0, 0;\n", P_CHECK);
+    }
     char p[32], off[32], rem[32];
     snprintf(p, sizeof p, "@%%gsan_p%d ", P_STUB);
     reg_txt(off, sizeof off, 64, T_S1);
     reg_txt(rem, sizeof rem, 64, T_S2);
-    for (int k = c->nmem - 2; k >= 0; k--) {
+    for (; k >= 0; k--) {
       const ptx_member *m = &c->mem[k];
-      const char *addr = emit_addr(fs, b, c, m->imm, T_S0, R_L0);
+      const char *addr = emit_addr(fs, b, c, m->n, m->imm, T_S0, R_L0);
       emit_widen(b, "", bits, off, addr, 0);
       ptx_bprintf(b,
                   "\tsub.s64 \t%s, %s, %s;\n"
@@ -369,12 +407,14 @@ void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
                   "\tsetp.lt.or.u64 \t%%gsan_p%d, %s, %d, %%gsan_p%d;\n",
                   off, off, abase, rem, asize, off, P_STUB, off, asize, P_STUB, rem, m->width, P_STUB);
       member_args(fs, b, c, m, addr, p);
+      if (!exact) ptx_bprintf(b, "\tor.pred \t%%gsan_p%d, %%gsan_p%d, %%gsan_p%d;\n", P_CHECK, P_CHECK, P_STUB);
     }
+    if (!exact) ptx_bprintf(b, "\t@!%%gsan_p%d bra \t$L__gsan_resume_%d;\n", P_CHECK, id);
     ptx_bprintf(b, "\tbra.uni \t" PTX_REPORT_LABEL ";\n");
     return;
   }
   for (int k = 0; k < c->nmem; k++) {
-    member_args(fs, b, c, &c->mem[k], emit_addr(fs, b, c, c->mem[k].imm, T_S0, R_L0), "");
+    member_args(fs, b, c, &c->mem[k], emit_addr(fs, b, c, c->mem[k].n, c->mem[k].imm, T_S0, R_L0), "");
     emit_report_call(b);
   }
   /* recover: loads yield zero, the access is skipped */

@@ -26,6 +26,7 @@ typedef struct ptx_stats {
   long checks;          /* checks emitted */
   long removed_dominated;
   long removed_merged;
+  long removed_chained; /* merged along a stride chain (address registers one step apart) */
   long static_safe;     /* [symbol+imm] proven in bounds at compile time */
   long static_oob;      /* [symbol+imm] proven out of bounds: always fails */
   long unchecked_noroot;      /* shared/local access whose root is unknown */
@@ -48,7 +49,8 @@ typedef struct ptx_stats {
 
 typedef struct ptx_member {
   int site;
-  int64_t imm;          /* address = reg + imm */
+  int64_t n;            /* address = reg + n * step_reg + imm (n = 0 without a step) */
+  int64_t imm;
   int width;            /* bytes, 0 = dynamic */
   const ptx_tok *wtok;  /* dynamic width operand */
 } ptx_member;
@@ -64,6 +66,8 @@ typedef struct ptx_check {
   int pred_reg, pred_neg;
   const ptx_tok *pred_tok;
   int64_t lo, hi;       /* checked range relative to the address register */
+  int step_reg;         /* -1; a stride chain (ptx_elim.c): the register its members step by */
+  int64_t nlo, nhi;     /* ... and the fewest and most steps a member is from addr_reg */
   int removed;          /* covered by another check */
   int hoisted;          /* checked before its loop: left out of the loop's fast copy */
   struct ptx_expr *hx;  /* hoisted: the address register's value in the loop (NULL: invariant) */
@@ -78,8 +82,10 @@ typedef struct ptx_check {
 int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d);
 void ptx_stats_print(FILE *f, const ptx_stats *st);
 
-/* ptx_elim.c: drop and merge checks in place */
+/* ptx_elim.c: drop and merge checks in place; then, once the loops'
+ * pre-checks are planned, merge the remaining checks along stride chains */
 void ptx_eliminate(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st);
+void ptx_merge_chains(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st);
 
 /* ptx_sites.c: the module's site table */
 typedef struct ptx_sites ptx_sites;

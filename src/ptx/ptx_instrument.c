@@ -164,6 +164,7 @@ static void collect(ptx_fstate *fs) {
       ptx_check c;
       memset(&c, 0, sizeof c);
       c.stmt = i;
+      c.step_reg = -1;
       c.space = sp;
       c.acc = *ac;
       c.pred_reg = -1;
@@ -309,6 +310,7 @@ static void rewrite_function(ptx_fstate *fs, ptx_func *f) {
   fs->scope_self = ptx_scope_frame(fs, f);
   fs->scope_labels = 0;
   if (!fs->scope_self) ptx_hoist_plan(fs);
+  if (!fs->o->no_elim && !fs->o->recover && fn->ok) ptx_merge_chains(fn, fs->c, fs->nc, fs->st);
   /* checks and stubs first: emitting them registers the widths that the
    * root lookups then compute counts for */
   int n = fn->nst, id = 0;
