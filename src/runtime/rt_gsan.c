@@ -331,6 +331,14 @@ static void note_repeat(void *arg, const rt_seen_site *site);
 static void *monitor(void *arg) {
   (void)arg;
   rt_exit_monitor_signals();
+  /* The canary check's copies run while the program may be capturing a
+   * graph in global mode, which forbids every other thread in the same
+   * mode "potentially unsafe" calls and invalidates the capture when one
+   * is made (clean_graph_capture failed now and then this way). The
+   * monitor's calls touch only gsan's own non-blocking stream: relaxed
+   * (the thread starts once the first device is set up: the driver is). */
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  rt_gsan_capture_swap(&mode);
   while (!rt_gsan.stop) {
     if (!rt_exit_wait((unsigned)rt_gsan.flags.monitor_ms)) {
       rt_gsan_drain(0);
