@@ -67,13 +67,6 @@ static int call_between(const ptx_fn *fn, int a, int b) {
   return 0;
 }
 
-/* The most links a chain is followed back, which bounds a member's k: with
- * |S| < 2^STEP_BITS the span between the ends stays far from wrapping
- * (64-bit: 64 * 2^40; 32-bit: 64 * 2^24 < 2^31, against a shared or local
- * window smaller than 2^31). */
-#define CHAIN_LINKS 64
-enum { STEP_BITS_64 = 40, STEP_BITS_32 = 24 };
-
 /* A check's address register as head + k * step + imm, where each link
  * is an unpredicated add in the check's block: `add R, X, S` (one more
  * step) or `add R, X, imm`. from and sfrom are the first statements the
@@ -96,7 +89,7 @@ static int last_write(const ptx_fn *fn, int reg, int before) {
 static chain chain_of(const ptx_fn *fn, const ptx_check *c) {
   chain ch = {c->addr_reg, -1, 0, 0, c->stmt, c->stmt};
   const char *sty = c->bits == 32 ? ".s32" : ".s64", *uty = c->bits == 32 ? ".u32" : ".u64";
-  for (int links = 0; links < CHAIN_LINKS; links++) {
+  for (int links = 0; links < PTX_CHAIN_LINKS; links++) {
     int i = last_write(fn, ch.head, ch.from);
     if (i < 0) break;
     const ptx_stmt *s = fn->st[i];

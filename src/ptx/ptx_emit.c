@@ -256,11 +256,11 @@ void ptx_emit_text(ptx_fstate *fs, ptx_vec *out, ptx_buf *b, int scope) {
 
 /* A stride chain (ptx_elim.c): the members' range at the fewest and at
  * the most steps, and the step small enough that no member between wraps
- * (|step| < 2^40, or 2^24 for a 32-bit window, and at most 64 steps apart).
+ * (|step| < 2^40, or 2^24 for a 32-bit window; at most 64 steps apart).
  * A step that large fails the check without a member out of bounds: the
  * stub then finds none that fails and resumes after the check. */
 static void emit_chain_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, bounds bd) {
-  int bits = c->bits, sb = bits == 32 ? 24 : 40;
+  int bits = c->bits, sb = bits == 32 ? PTX_CHAIN_STEP_BITS_32 : PTX_CHAIN_STEP_BITS_64;
   const char *off = T(fs, bits, T_OFF, R_L3);
   for (int e = 0; e < 2; e++) {
     const char *addr = emit_addr(fs, b, c, e ? c->nhi : c->nlo, c->lo, T_ADDR, R_L2);

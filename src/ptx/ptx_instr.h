@@ -82,6 +82,13 @@ typedef struct ptx_check {
 int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d);
 void ptx_stats_print(FILE *f, const ptx_stats *st);
 
+/* Stride chains (ptx_elim.c, checked by ptx_emit.c): links followed back
+ * from a member, which bounds its number of steps, and the bits of the
+ * largest step tested: the span between the two ends stays far from
+ * wrapping (64-bit: 64 * 2^40; 32-bit: 64 * 2^24 < 2^31, against a shared
+ * or local window smaller than 2^31). */
+enum { PTX_CHAIN_LINKS = 64, PTX_CHAIN_STEP_BITS_64 = 40, PTX_CHAIN_STEP_BITS_32 = 24 };
+
 /* ptx_elim.c: drop and merge checks in place; then, once the loops'
  * pre-checks are planned, merge the remaining checks along stride chains */
 void ptx_eliminate(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st);
