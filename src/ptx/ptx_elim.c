@@ -86,8 +86,10 @@ static int last_write(const ptx_fn *fn, int reg, int before) {
   return -1;
 }
 
-static chain chain_of(const ptx_fn *fn, const ptx_check *c) {
+/* walk 0: the address register itself, no links followed */
+static chain chain_of(const ptx_fn *fn, const ptx_check *c, int walk) {
   chain ch = {c->addr_reg, -1, 0, 0, c->stmt, c->stmt};
+  if (!walk || c->addr_reg < 0) return ch;
   const char *sty = c->bits == 32 ? ".s32" : ".s64", *uty = c->bits == 32 ? ".u32" : ".u64";
   for (int links = 0; links < PTX_CHAIN_LINKS; links++) {
     int i = last_write(fn, ch.head, ch.from);
@@ -137,15 +139,13 @@ static void merge_neighbours(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st, int
     if (!mergeable(&c[i])) continue;
     /* without a root the address itself is looked up: no chains */
     if (chains && c[i].root.kind == ROOT_NONE) continue;
-    chain ci = {c[i].addr_reg, -1, 0, 0, c[i].stmt, c[i].stmt};
-    if (chains && c[i].addr_reg >= 0) ci = chain_of(fn, &c[i]);
+    chain ci = chain_of(fn, &c[i], chains);
     for (int j = i + 1; j < n; j++) {
       if (fn->blk[c[j].stmt] != fn->blk[c[i].stmt]) break;
       if (!mergeable(&c[j]) || !same_bounds(&c[i], &c[j])) continue;
       if (c[i].pred_reg != c[j].pred_reg || c[i].pred_neg != c[j].pred_neg) continue;
       if (c[i].pred_reg >= 0 && !same_value(fn, c[i].pred_reg, c[i].stmt, c[j].stmt)) continue;
-      chain cj = {c[j].addr_reg, -1, 0, 0, c[j].stmt, c[j].stmt};
-      if (chains && c[j].addr_reg >= 0) cj = chain_of(fn, &c[j]);
+      chain cj = chain_of(fn, &c[j], chains);
       int step = ci.step >= 0 ? ci.step : cj.step;
       if (ci.head != cj.head || (ci.step >= 0 && cj.step >= 0 && ci.step != cj.step)) continue;
       if (c[i].bits == 32 && (llabs(ci.imm) >= (1 << 30) || llabs(cj.imm) >= (1 << 30))) continue;

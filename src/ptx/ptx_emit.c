@@ -254,6 +254,13 @@ void ptx_emit_text(ptx_fstate *fs, ptx_vec *out, ptx_buf *b, int scope) {
   b->n = 0;
 }
 
+/* P_CHECK &= the access's own guard, when it has one */
+static void and_guard(ptx_fstate *fs, ptx_buf *b, const ptx_check *c) {
+  if (c->pred_reg >= 0)
+    ptx_bprintf(b, "\tand.pred \t%%gsan_p%d, %%gsan_p%d, %s%s;\n", P_CHECK, P_CHECK, c->pred_neg ? "!" : "",
+                tokstr(fs, c->pred_tok));
+}
+
 /* A stride chain (ptx_elim.c): the members' range at the fewest and at
  * the most steps, and the step small enough that no member between wraps
  * (|step| < 2^40, or 2^24 for a 32-bit window; at most 64 steps apart).
@@ -270,9 +277,7 @@ static void emit_chain_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int
   }
   ptx_bprintf(b, "\tadd.s%d \t%s, %s, %llu;\n\tsetp.ge.or.u%d \t%%gsan_p%d, %s, %llu, %%gsan_p%d;\n", bits, off,
               fs->fn.regs.name[c->step_reg], 1ull << sb, bits, P_CHECK, off, 2ull << sb, P_CHECK);
-  if (c->pred_reg >= 0)
-    ptx_bprintf(b, "\tand.pred \t%%gsan_p%d, %%gsan_p%d, %s%.*s;\n", P_CHECK, P_CHECK, c->pred_neg ? "!" : "",
-                (int)c->pred_tok->len, c->pred_tok->text);
+  and_guard(fs, b, c);
   ptx_bprintf(b, "\t@%%gsan_p%d bra \t$L__gsan_fail_%d;\n$L__gsan_resume_%d:\n", P_CHECK, id, id);
 }
 
@@ -323,8 +328,7 @@ void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
             "\tsetp.ne.and.u%d \t%%gsan_p%d, %s, 0, %%gsan_p%d;\n",
             bits, P_CHECK, off, bd.size, bits, rem, bd.size, off, bits, P_CHECK, rem, wv, P_CHECK, bits, P_CHECK, wv,
             P_CHECK);
-    if (*g) ptx_bprintf(b, "\tand.pred \t%%gsan_p%d, %%gsan_p%d, %s%.*s;\n", P_CHECK, P_CHECK, c->pred_neg ? "!" : "",
-                    (int)c->pred_tok->len, c->pred_tok->text);
+    and_guard(fs, b, c);
   }
   ptx_bprintf(b, "\t@%%gsan_p%d bra \t$L__gsan_fail_%d;\n", P_CHECK, id);
 }
