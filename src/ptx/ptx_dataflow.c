@@ -88,3 +88,11 @@ int ptx_reaching(const ptx_fn *fn, int s, int reg, int *out, int max) {
   }
   return cnt;
 }
+
+int ptx_last_write(const ptx_fn *fn, int reg, int before) {
+  int first = fn->b[fn->blk[before]].first;
+  for (int i = before - 1; i >= first; i--)
+    for (int d = fn->stmt_def0[i]; d < fn->stmt_def0[i + 1]; d++)
+      if (fn->def[d].reg == reg) return i;
+  return -1;
+}

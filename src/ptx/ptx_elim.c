@@ -55,7 +55,7 @@ static int same_guard(const ptx_fn *fn, const ptx_check *x, const ptx_check *y) 
 }
 
 static int mergeable(const ptx_check *c) {
-  if (c->removed || c->hoisted || c->always_fail || c->step_reg >= 0) return 0;
+  if (c->removed || c->hoisted || c->always_fail || c->step_reg >= 0 || c->fam) return 0;
   for (int k = 0; k < c->nmem; k++)
     if (c->mem[k].width <= 0) return 0;
   return 1;
@@ -77,22 +77,13 @@ typedef struct chain {
   int from, sfrom;
 } chain;
 
-/* the statement of the block before `before` that last writes reg, -1 if none */
-static int last_write(const ptx_fn *fn, int reg, int before) {
-  int first = fn->b[fn->blk[before]].first;
-  for (int i = before - 1; i >= first; i--)
-    for (int d = fn->stmt_def0[i]; d < fn->stmt_def0[i + 1]; d++)
-      if (fn->def[d].reg == reg) return i;
-  return -1;
-}
-
 /* walk 0: the address register itself, no links followed */
 static chain chain_of(const ptx_fn *fn, const ptx_check *c, int walk) {
   chain ch = {c->addr_reg, -1, 0, 0, c->stmt, c->stmt};
   if (!walk || c->addr_reg < 0) return ch;
   const char *sty = c->bits == 32 ? ".s32" : ".s64", *uty = c->bits == 32 ? ".u32" : ".u64";
   for (int links = 0; links < PTX_CHAIN_LINKS; links++) {
-    int i = last_write(fn, ch.head, ch.from);
+    int i = ptx_last_write(fn, ch.head, ch.from);
     if (i < 0) break;
     const ptx_stmt *s = fn->st[i];
     if (s->kind != ST_INSN || s->pred >= 0 || !ptx_op_is(s, "add") || s->nopnd != 3) break;
@@ -177,6 +168,60 @@ static void merge_neighbours(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st, int
 }
 
 void ptx_merge_chains(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st) { merge_neighbours(fn, c, n, st, 1); }
+
+/* a check that can lead or join a clamped family: one fixed-width access
+ * through a 64-bit register, with a root (ptx_family.c) */
+static int family_candidate(const ptx_check *c) {
+  return mergeable(c) && c->nmem == 1 && c->bits == 64 && c->addr_reg >= 0 &&
+         (c->root.kind == ROOT_ARENA || c->root.kind == ROOT_SYMBOL);
+}
+
+/* Checks of a block after i's with i's bounds, guard, immediate and width,
+ * no call between, and an address of the same shape as i's, evaluated at
+ * i's check, join i when ptx_family.c finds the corners that cover them. */
+void ptx_merge_families(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st) {
+  ptx_fx **x = malloc(PTX_FAMILY_MEMBERS * sizeof *x), **memo = NULL;
+  int *idx = malloc(PTX_FAMILY_MEMBERS * sizeof *idx);
+  for (int i = 0; i < n && x && idx; i++) {
+    if (!family_candidate(&c[i])) continue;
+    const ptx_block *blk = &fn->b[fn->blk[c[i].stmt]];
+    free(memo);
+    memo = calloc((size_t)(blk->last - blk->first + 1), sizeof *memo);
+    if (!memo) break;
+    int nm = 0;
+    x[nm] = ptx_family_expr(fn, memo, c[i].addr_reg, c[i].stmt, c[i].stmt);
+    idx[nm++] = i;
+    if (!x[0]) continue;
+    for (int j = i + 1; j < n && nm < PTX_FAMILY_MEMBERS; j++) {
+      if (fn->blk[c[j].stmt] != fn->blk[c[i].stmt]) break;
+      if (call_between(fn, c[i].stmt, c[j].stmt)) break;
+      if (!family_candidate(&c[j]) || !same_bounds(&c[i], &c[j])) continue;
+      if (c[i].pred_reg != c[j].pred_reg || c[i].pred_neg != c[j].pred_neg) continue;
+      if (c[i].pred_reg >= 0 && !same_value(fn, c[i].pred_reg, c[i].stmt, c[j].stmt)) continue;
+      if (c[j].lo != c[i].lo || c[j].hi != c[i].hi || c[j].mem[0].width != c[i].mem[0].width) continue;
+      ptx_fx *xj = ptx_family_expr(fn, memo, c[j].addr_reg, c[j].stmt, c[i].stmt);
+      if (!ptx_family_same_shape(x[0], xj)) continue;
+      x[nm] = xj;
+      idx[nm++] = j;
+    }
+    if (nm < 3) continue;
+    ptx_family *f = ptx_family_plan(fn->a, x, nm);
+    if (!f || f->ncorner >= nm) continue;
+    ptx_member *mem = ptx_alloc(fn->a, (size_t)nm * sizeof *mem);
+    for (int k = 0; k < nm; k++) {
+      mem[k] = c[idx[k]].mem[0];
+      mem[k].x = x[k];
+      if (k) c[idx[k]].removed = 1;
+    }
+    c[i].mem = mem;
+    c[i].nmem = nm;
+    c[i].fam = f;
+    st->removed_family += nm - 1;
+  }
+  free(memo);
+  free(x);
+  free(idx);
+}
 
 void ptx_eliminate(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st) {
   merge_neighbours(fn, c, n, st, 0);

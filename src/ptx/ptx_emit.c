@@ -281,11 +281,42 @@ static void emit_chain_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int
   ptx_bprintf(b, "\t@%%gsan_p%d bra \t$L__gsan_fail_%d;\n$L__gsan_resume_%d:\n", P_CHECK, id, id);
 }
 
+/* A clamped family (ptx_family.c): the no-wrap tests of its varying
+ * 32-bit additions, then the members at the corners. A failed no-wrap test
+ * with every member in bounds sends the stub back to resume here. */
+static void emit_family_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, bounds bd) {
+  const ptx_family *f = c->fam;
+  fs->fx_gen++;
+  const char *off = T(fs, 64, T_OFF, R_L3);
+  int first = 1;
+  for (int t = 0; t < f->ntest; t++) {
+    const char *v = ptx_family_core(fs, b, f->test[t].x);
+    for (int e = 0; e < 2; e++) {
+      int64_t lim = e ? f->test[t].hi : f->test[t].lo;
+      if (e ? lim <= 0 : lim >= 0) continue;
+      ptx_bprintf(b, "	setp.%s%s.s32 	%%gsan_p%d, %s, %lld", e ? "gt" : "lt", first ? "" : ".or", P_CHECK, v,
+                  e ? (long long)INT32_MAX - lim : (long long)INT32_MIN - lim);
+      ptx_bprintf(b, first ? ";\n" : ", %%gsan_p%d;\n", P_CHECK);
+      first = 0;
+    }
+  }
+  for (int k = 0; k < f->ncorner; k++) {
+    const char *addr = ptx_family_value(fs, b, c->mem[f->corner[k]].x);
+    ptx_bprintf(b, "	sub.s64 	%s, %s, %s;\n", off, addr, bd.base);
+    if (c->lo) ptx_bprintf(b, "	add.s64 	%s, %s, %lld;\n", off, off, (long long)c->lo);
+    ptx_bprintf(b, "	setp.ge%s.u64 	%%gsan_p%d, %s, %s", first ? "" : ".or", P_CHECK, off, bd.cnt);
+    ptx_bprintf(b, first ? ";\n" : ", %%gsan_p%d;\n", P_CHECK);
+    first = 0;
+  }
+  and_guard(fs, b, c);
+  ptx_bprintf(b, "	@%%gsan_p%d bra 	$L__gsan_fail_%d;\n$L__gsan_resume_%d:\n", P_CHECK, id, id);
+}
+
 void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
   int bits = c->bits;
   const ptx_stmt *s = fs->fn.st[c->stmt];
   ptx_bprintf(b, "\t// gsan: check %d, %s %s, PTX line %d\n", id, ptx_space_name(c->space),
-              c->nlo != c->nhi ? "stride chain" : c->nmem > 1 ? "merged range" : "access", s->line);
+              c->fam ? "clamped family" : c->nlo != c->nhi ? "stride chain" : c->nmem > 1 ? "merged range" : "access", s->line);
   if (c->always_fail) {
     if (c->pred_reg >= 0)
       ptx_bprintf(b, "\t@%s%.*s bra \t$L__gsan_fail_%d;\n", c->pred_neg ? "!" : "", (int)c->pred_tok->len, c->pred_tok->text, id);
@@ -301,6 +332,10 @@ void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
   bounds bd = check_bounds(fs, b, c, 0);
   if (c->step_reg >= 0 && c->nlo != c->nhi) {
     emit_chain_check(fs, b, c, id, bd);
+    return;
+  }
+  if (c->fam) {
+    emit_family_check(fs, b, c, id, bd);
     return;
   }
   const char *addr = emit_addr(fs, b, c, c->nlo, c->lo, T_ADDR, R_L2);
@@ -351,6 +386,50 @@ static void member_args(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const pt
   ptx_bprintf(b, "\t%smov.u32 \t%%gsan_r%d, %d;\n", pred, R_SITE, m->site);
 }
 
+/* member m's address (its register's value plus its immediate) */
+static const char *member_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const ptx_member *m) {
+  if (!c->fam) return emit_addr(fs, b, c, m->n, m->imm, T_S0, R_L0);
+  const char *v = ptx_family_value(fs, b, m->x);
+  if (!m->imm) return v;
+  const char *dst = T(fs, 64, T_S0, R_L0);
+  ptx_bprintf(b, "	add.s64 	%s, %s, %lld;\n", dst, v, (long long)m->imm);
+  return dst;
+}
+
+/* %gsan_p<P_STUB> = member m at addr leaves [base, base + size) */
+static void emit_member_test(ptx_buf *b, int bits, const ptx_member *m, const char *addr, const char *abase,
+                             const char *asize) {
+  char off[32], rem[32];
+  reg_txt(off, sizeof off, 64, T_S1);
+  reg_txt(rem, sizeof rem, 64, T_S2);
+  emit_widen(b, "", bits, off, addr, 0);
+  ptx_bprintf(b,
+              "\tsub.s64 \t%s, %s, %s;\n"
+              "\tsub.s64 \t%s, %s, %s;\n"
+              "\tsetp.gt.u64 \t%%gsan_p%d, %s, %s;\n"
+              "\tsetp.lt.or.u64 \t%%gsan_p%d, %s, %d, %%gsan_p%d;\n",
+              off, off, abase, rem, asize, off, P_STUB, off, asize, P_STUB, rem, m->width, P_STUB);
+}
+
+/* A clamped family's stub tests its members in program order and reports
+ * the first that fails; none failing (a no-wrap test failed) resumes. One
+ * member at a time, with a branch after each: tested all at once, as the
+ * other stubs do, 49 addresses held ptxas at 54 registers for the whole
+ * kernel instead of 30. */
+static void emit_family_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, const char *abase,
+                             const char *asize) {
+  fs->fx_gen++;
+  for (int k = 0; k < c->nmem; k++) {
+    const ptx_member *m = &c->mem[k];
+    const char *addr = member_addr(fs, b, c, m);
+    emit_member_test(b, 64, m, addr, abase, asize);
+    ptx_bprintf(b, "\t@!%%gsan_p%d bra \t$L__gsan_ok_%d_%d;\n", P_STUB, id, k);
+    member_args(fs, b, c, m, addr, "");
+    ptx_bprintf(b, "\tbra.uni \t" PTX_REPORT_LABEL ";\n$L__gsan_ok_%d_%d:\n", id, k);
+  }
+  ptx_bprintf(b, "\tbra.uni \t$L__gsan_resume_%d;\n", id);
+}
+
 static void emit_report_call(ptx_buf *b) {
   ptx_bprintf(b,
               "\t{\n\t.param .b64 \t__gsan_a0;\n\t.param .b32 \t__gsan_a1;\n\t.param .b64 \t__gsan_a2;\n"
@@ -384,6 +463,10 @@ void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
   emit_widen(b, "", bits, abase, bd.base, 0);
   emit_widen(b, "", bits, asize, bd.size, bd.size[0] != '%');
   ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %llu;\n", A_MOD, (unsigned long long)fs->modid);
+  if (!fs->o->recover && c->fam) {
+    emit_family_stub(fs, b, c, id, abase, asize);
+    return;
+  }
   if (!fs->o->recover) {
     /* members from the last to the first: the first that fails is written
      * last (merged members all have a fixed width). A range check fails
@@ -392,24 +475,16 @@ void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
     int exact = c->nlo == c->nhi, k = c->nmem - 1;
     if (exact) {
       const ptx_member *last = &c->mem[k--];
-      member_args(fs, b, c, last, emit_addr(fs, b, c, last->n, last->imm, T_S0, R_L0), "");
+      member_args(fs, b, c, last, member_addr(fs, b, c, last), "");
     } else {
       ptx_bprintf(b, "\tsetp.ne.u32 \t%%gsan_p%d, 0, 0;\n", P_CHECK);
     }
-    char p[32], off[32], rem[32];
+    char p[32];
     snprintf(p, sizeof p, "@%%gsan_p%d ", P_STUB);
-    reg_txt(off, sizeof off, 64, T_S1);
-    reg_txt(rem, sizeof rem, 64, T_S2);
     for (; k >= 0; k--) {
       const ptx_member *m = &c->mem[k];
-      const char *addr = emit_addr(fs, b, c, m->n, m->imm, T_S0, R_L0);
-      emit_widen(b, "", bits, off, addr, 0);
-      ptx_bprintf(b,
-                  "\tsub.s64 \t%s, %s, %s;\n"
-                  "\tsub.s64 \t%s, %s, %s;\n"
-                  "\tsetp.gt.u64 \t%%gsan_p%d, %s, %s;\n"
-                  "\tsetp.lt.or.u64 \t%%gsan_p%d, %s, %d, %%gsan_p%d;\n",
-                  off, off, abase, rem, asize, off, P_STUB, off, asize, P_STUB, rem, m->width, P_STUB);
+      const char *addr = member_addr(fs, b, c, m);
+      emit_member_test(b, bits, m, addr, abase, asize);
       member_args(fs, b, c, m, addr, p);
       if (!exact) ptx_bprintf(b, "\tor.pred \t%%gsan_p%d, %%gsan_p%d, %%gsan_p%d;\n", P_CHECK, P_CHECK, P_STUB);
     }
@@ -466,7 +541,7 @@ void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, co
 
 void ptx_emit_prologue(ptx_fstate *fs, ptx_buf *b) {
   ptx_bprintf(b, "\t.reg .b64 \t%%gsan_rd<%d>;\n\t.reg .b32 \t%%gsan_r<%d>;\n\t.reg .pred \t%%gsan_p<%d>;\n", fs->nrd,
-              R_FIRST_FREE, P_FIRST_FREE);
+              fs->nr32, P_FIRST_FREE);
   /* roots start out unchecked: a path that skips a root's definition must
    * not compare against garbage */
   for (int r = 0; r < fs->nroots; r++) {

@@ -32,6 +32,8 @@ typedef struct ptx_fstate {
   ptx_root_slot *roots;
   int nroots;
   int nrd;            /* %gsan_rd registers used */
+  int nr32;           /* %gsan_r registers used */
+  int fx_gen;         /* clamped families: the emission whose values ptx_fx nodes remember */
   uint64_t modid;
   struct ptx_hoist *hoist; /* loops checked before they run (ptx_hoist.c) */
   int scope;          /* a local address escapes somewhere in the module (ptx_scope.c) */
@@ -104,6 +106,12 @@ void ptx_emit_test_or(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, const char
 const char *ptx_emit_check_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c);
 /* generated text as one statement of the output (nothing analyses it again) */
 void ptx_emit_text(ptx_fstate *fs, ptx_vec *out, ptx_buf *b, int scope);
+
+/* ptx_family.c: a family member's expression as an operand, computed into
+ * fresh registers; op(a, b) without the constant added. Values are written
+ * once per fs->fx_gen: the stub reuses those its check computed. */
+const char *ptx_family_value(ptx_fstate *fs, ptx_buf *b, ptx_fx *x);
+const char *ptx_family_core(ptx_fstate *fs, ptx_buf *b, ptx_fx *x);
 
 /* ptx_hoist.c: loops whose affine accesses are checked before they run */
 void ptx_hoist_plan(ptx_fstate *fs);

@@ -27,6 +27,7 @@ typedef struct ptx_stats {
   long removed_dominated;
   long removed_merged;
   long removed_chained; /* merged along a stride chain (address registers one step apart) */
+  long removed_family;  /* merged into a clamped family's check (ptx_family.c) */
   long static_safe;     /* [symbol+imm] proven in bounds at compile time */
   long static_oob;      /* [symbol+imm] proven out of bounds: always fails */
   long unchecked_noroot;      /* shared/local access whose root is unknown */
@@ -47,12 +48,37 @@ typedef struct ptx_stats {
   long launch_copies;   /* kernels with a launch-bounds copy (ptx_launch.c) */
 } ptx_stats;
 
+/* A member's address in a clamped family (ptx_family.c): an expression
+ * over registers that hold one value from the family's check to the
+ * member; value = op(a, b) + add, in bits-wide arithmetic. */
+enum ptx_fxop { FX_REG, FX_IMM, FX_ADD, FX_SUB, FX_MIN, FX_MAX, FX_CVT, FX_MULW, FX_MUL, FX_SHL };
+typedef struct ptx_fx {
+  int op, bits, sgn;    /* sgn: signed min/max/cvt/mul.wide */
+  int reg;              /* FX_REG */
+  int64_t imm;          /* FX_IMM: the value; FX_SHL: the shift */
+  int64_t add;
+  struct ptx_fx *a, *b;
+  int gen;              /* emission memo: txt and core hold for generation gen */
+  const char *txt, *core; /* the value, and op(a, b) without add */
+} ptx_fx;
+
+/* A clamped family's check: the members at the corners of the box their
+ * varying constants span, and the 32-bit additions of a varying constant
+ * that must not wrap (x + lo .. x + hi, signed, x = the node's op(a, b)). */
+enum { PTX_FAMILY_DIMS = 3, PTX_FAMILY_MEMBERS = 64 };
+typedef struct ptx_family {
+  int ncorner, corner[1 << PTX_FAMILY_DIMS]; /* member indices */
+  int ntest;
+  struct { ptx_fx *x; int64_t lo, hi; } test[PTX_FAMILY_DIMS];
+} ptx_family;
+
 typedef struct ptx_member {
   int site;
   int64_t n;            /* address = reg + n * step_reg + imm (n = 0 without a step) */
   int64_t imm;
   int width;            /* bytes, 0 = dynamic */
   const ptx_tok *wtok;  /* dynamic width operand */
+  ptx_fx *x;            /* a clamped family's member: its address register's value */
 } ptx_member;
 
 typedef struct ptx_check {
@@ -68,6 +94,7 @@ typedef struct ptx_check {
   int64_t lo, hi;       /* checked range relative to the address register */
   int step_reg;         /* -1; a stride chain (ptx_elim.c): the register its members step by */
   int64_t nlo, nhi;     /* ... and the fewest and most steps a member is from addr_reg */
+  ptx_family *fam;      /* a clamped family (ptx_family.c); members' addresses are mem[k].x + imm */
   int removed;          /* covered by another check */
   int hoisted;          /* checked before its loop: left out of the loop's fast copy */
   struct ptx_expr *hx;  /* hoisted: the address register's value in the loop (NULL: invariant) */
@@ -93,6 +120,19 @@ enum { PTX_CHAIN_LINKS = 64, PTX_CHAIN_STEP_BITS_64 = 40, PTX_CHAIN_STEP_BITS_32
  * pre-checks are planned, merge the remaining checks along stride chains */
 void ptx_eliminate(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st);
 void ptx_merge_chains(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st);
+/* ... and last, clamped families: checks of one block whose addresses are
+ * one expression with different constants added inside (ptx_family.c) */
+void ptx_merge_families(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st);
+
+/* ptx_family.c: the address register reg holds at statement use, as an
+ * expression over registers that hold the same value at statement at (one
+ * block); NULL if there is none. memo: one entry per statement of the
+ * block, zeroed, kept for calls with the same at. */
+ptx_fx *ptx_family_expr(ptx_fn *fn, ptx_fx **memo, int reg, int use, int at);
+int ptx_family_same_shape(const ptx_fx *a, const ptx_fx *b);
+/* The corners and no-wrap tests that bound the n member addresses x
+ * between them, or NULL when that cannot be shown. */
+ptx_family *ptx_family_plan(ptx_arena *a, ptx_fx **x, int n);
 
 /* ptx_sites.c: the module's site table */
 typedef struct ptx_sites ptx_sites;

@@ -296,6 +296,7 @@ static void rewrite_function(ptx_fstate *fs, ptx_func *f) {
   fs->nc = 0;
   fs->nroots = 0;
   fs->nrd = RD_FIRST_ROOT;
+  fs->nr32 = R_FIRST_FREE;
   collect(fs);
   if (!fs->o->no_elim && !fs->o->recover && fn->ok) ptx_eliminate(fn, fs->c, fs->nc, fs->st);
   /* root slots for the surviving checks */
@@ -310,7 +311,10 @@ static void rewrite_function(ptx_fstate *fs, ptx_func *f) {
   fs->scope_self = ptx_scope_frame(fs, f);
   fs->scope_labels = 0;
   if (!fs->scope_self) ptx_hoist_plan(fs);
-  if (!fs->o->no_elim && !fs->o->recover && fn->ok) ptx_merge_chains(fn, fs->c, fs->nc, fs->st);
+  if (!fs->o->no_elim && !fs->o->recover && fn->ok) {
+    ptx_merge_chains(fn, fs->c, fs->nc, fs->st);
+    ptx_merge_families(fn, fs->c, fs->nc, fs->st);
+  }
   /* checks and stubs first: emitting them registers the widths that the
    * root lookups then compute counts for */
   int n = fn->nst, id = 0;

@@ -92,6 +92,9 @@ int ptx_stmt_dominates(const ptx_fn *fn, int sa, int sb);
 /* The definitions of reg that reach statement s (before it executes).
  * Returns count; writes up to max def indices. */
 int ptx_reaching(const ptx_fn *fn, int s, int reg, int *out, int max);
+/* the statement of the block before statement `before` that last writes
+ * reg, -1 if none */
+int ptx_last_write(const ptx_fn *fn, int reg, int before);
 /* register id of a register token, -1 otherwise */
 int ptx_tok_reg(const ptx_fn *fn, const ptx_tok *t);
 

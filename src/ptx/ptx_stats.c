@@ -21,6 +21,7 @@ void ptx_stats_print(FILE *f, const ptx_stats *st) {
       {"checks removed (dominated):", st->removed_dominated, -1},
       {"checks removed (merged):", st->removed_merged, -1},
       {"checks removed (chains):", st->removed_chained, -1},
+      {"checks removed (families):", st->removed_family, -1},
       {"proven in bounds:", st->static_safe, -1},
       {"proven out of bounds:", st->static_oob, -1},
       {"lookups hoisted to roots:", st->lookups_root, st->hoisted_uses},
