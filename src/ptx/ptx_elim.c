@@ -192,7 +192,8 @@ void ptx_merge_families(ptx_fn *fn, ptx_check *c, int n, ptx_stats *st) {
     x[nm] = ptx_family_expr(fn, memo, c[i].addr_reg, c[i].stmt, c[i].stmt);
     idx[nm++] = i;
     if (!x[0]) continue;
-    for (int j = i + 1; j < n && nm < PTX_FAMILY_MEMBERS; j++) {
+    /* a window of checks, so that a block of thousands costs linear time */
+    for (int j = i + 1; j < n && j <= i + 4 * PTX_FAMILY_MEMBERS && nm < PTX_FAMILY_MEMBERS; j++) {
       if (fn->blk[c[j].stmt] != fn->blk[c[i].stmt]) break;
       if (call_between(fn, c[i].stmt, c[j].stmt)) break;
       if (!family_candidate(&c[j]) || !same_bounds(&c[i], &c[j])) continue;

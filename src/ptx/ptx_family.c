@@ -153,6 +153,8 @@ static ptx_fx *build_def(builder *w, int si, int depth) {
 static ptx_fx *build_reg(builder *w, int reg, int use, int bits, int depth) {
   if (depth > MAX_DEPTH) return NULL;
   int si = ptx_last_write(w->fn, reg, use);
+  const ptx_tok *d0 = si >= 0 ? ptx_opnd_tok(w->fn->st[si], 0) : NULL;
+  if (si >= 0 && (!d0 || ptx_tok_reg(w->fn, d0) != reg)) si = -1; /* written, not as the result: no expression */
   /* cvta's source would do as well, but its own register is what the
    * program's address arithmetic reads: ptxas then shares the work */
   if (si >= 0 && !ptx_op_is(w->fn->st[si], "cvta")) {
@@ -250,7 +252,7 @@ static uint64_t spread(plan *p, ptx_fx *x, int *k) {
     break;
   default: return FAIL;
   }
-  uint64_t d = (uint64_t)(p->hi[me] - p->lo[me]);
+  uint64_t d = (uint64_t)p->hi[me] - (uint64_t)p->lo[me];
   if (d) {
     if (x->bits == 32) { /* x = core + c: test that core + lo .. core + hi do not wrap */
       if (s || p->f->ntest == PTX_FAMILY_DIMS) return FAIL;
@@ -285,7 +287,7 @@ ptx_family *ptx_family_plan(ptx_arena *a, ptx_fx **x, int n) {
       if (v > hi[k]) hi[k] = v;
     }
     if (lo[k] == hi[k]) continue;
-    if (nvar == PTX_FAMILY_DIMS || hi[k] - lo[k] > (1 << 20)) goto out;
+    if (nvar == PTX_FAMILY_DIMS || (uint64_t)hi[k] - (uint64_t)lo[k] > (1u << 20)) goto out;
     var[nvar++] = k;
   }
   f = ptx_alloc(a, sizeof *f);
