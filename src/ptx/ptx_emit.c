@@ -294,7 +294,7 @@ static void emit_family_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, in
     for (int e = 0; e < 2; e++) {
       int64_t lim = e ? f->test[t].hi : f->test[t].lo;
       if (e ? lim <= 0 : lim >= 0) continue;
-      ptx_bprintf(b, "	setp.%s%s.s32 	%%gsan_p%d, %s, %lld", e ? "gt" : "lt", first ? "" : ".or", P_CHECK, v,
+      ptx_bprintf(b, "\tsetp.%s%s.s32 \t%%gsan_p%d, %s, %lld", e ? "gt" : "lt", first ? "" : ".or", P_CHECK, v,
                   e ? (long long)INT32_MAX - lim : (long long)INT32_MIN - lim);
       ptx_bprintf(b, first ? ";\n" : ", %%gsan_p%d;\n", P_CHECK);
       first = 0;
@@ -302,14 +302,14 @@ static void emit_family_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, in
   }
   for (int k = 0; k < f->ncorner; k++) {
     const char *addr = ptx_family_value(fs, b, c->mem[f->corner[k]].x);
-    ptx_bprintf(b, "	sub.s64 	%s, %s, %s;\n", off, addr, bd.base);
-    if (c->lo) ptx_bprintf(b, "	add.s64 	%s, %s, %lld;\n", off, off, (long long)c->lo);
-    ptx_bprintf(b, "	setp.ge%s.u64 	%%gsan_p%d, %s, %s", first ? "" : ".or", P_CHECK, off, bd.cnt);
+    ptx_bprintf(b, "\tsub.s64 \t%s, %s, %s;\n", off, addr, bd.base);
+    if (c->lo) ptx_bprintf(b, "\tadd.s64 \t%s, %s, %lld;\n", off, off, (long long)c->lo);
+    ptx_bprintf(b, "\tsetp.ge%s.u64 \t%%gsan_p%d, %s, %s", first ? "" : ".or", P_CHECK, off, bd.cnt);
     ptx_bprintf(b, first ? ";\n" : ", %%gsan_p%d;\n", P_CHECK);
     first = 0;
   }
   and_guard(fs, b, c);
-  ptx_bprintf(b, "	@%%gsan_p%d bra 	$L__gsan_fail_%d;\n$L__gsan_resume_%d:\n", P_CHECK, id, id);
+  ptx_bprintf(b, "\t@%%gsan_p%d bra \t$L__gsan_fail_%d;\n$L__gsan_resume_%d:\n", P_CHECK, id, id);
 }
 
 void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
@@ -392,7 +392,7 @@ static const char *member_addr(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, c
   const char *v = ptx_family_value(fs, b, m->x);
   if (!m->imm) return v;
   const char *dst = T(fs, 64, T_S0, R_L0);
-  ptx_bprintf(b, "	add.s64 	%s, %s, %lld;\n", dst, v, (long long)m->imm);
+  ptx_bprintf(b, "\tadd.s64 \t%s, %s, %lld;\n", dst, v, (long long)m->imm);
   return dst;
 }
 
@@ -414,8 +414,8 @@ static void emit_member_test(ptx_buf *b, int bits, const ptx_member *m, const ch
 /* A clamped family's stub tests its members in program order and reports
  * the first that fails; none failing (a no-wrap test failed) resumes. One
  * member at a time, with a branch after each: tested all at once, as the
- * other stubs do, 49 addresses held ptxas at 54 registers for the whole
- * kernel instead of 30. */
+ * other stubs do, conv2d's 49 addresses took its launch copy to 54
+ * registers (46 this way, 38 with no stub at all). */
 static void emit_family_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, const char *abase,
                              const char *asize) {
   fs->fx_gen++;
