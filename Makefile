@@ -32,7 +32,7 @@ DEP_INC   := -I$(DEPS_DIR)/include
 DEP_LIB   := -L$(abspath $(DEPS_DIR))/lib -Wl,-rpath,$(abspath $(DEPS_DIR))/lib
 endif
 LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_canary.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
-             rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c rt_foreign.c rt_exit.c rt_hooks_ctx.c rt_heap.c rt_launch.c)
+             rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c rt_foreign.c rt_exit.c rt_hooks_ctx.c rt_heap.c rt_launch.c rt_proof.c)
 # PyTorch's allocator entry points; the soname lets a program under gsan run
 # dlopen("libgsan.so") and get the preloaded library (docs/frameworks.md),
 # whatever CFLAGS the command line gives
@@ -130,6 +130,11 @@ $(BUILD)/bin/test_flags: src/runtime/rt_flags.c tests/runtime/test_flags.c $(HDR
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) src/runtime/rt_flags.c tests/runtime/test_flags.c -o $@
 
+# launch proofs: the facts evaluator against hand-built and random blobs
+$(BUILD)/bin/test_proof: src/runtime/rt_proof.c tests/runtime/test_proof.c $(HDR) tests/runtime/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) src/runtime/rt_proof.c tests/runtime/test_proof.c -o $@
+
 REPORT_SRC := src/runtime/rt_report.c src/runtime/rt_sites.c src/runtime/rt_seen.c
 $(BUILD)/bin/test_report: $(REPORT_SRC) tests/runtime/test_report.c $(HDR)
 	@mkdir -p $(dir $@)
@@ -214,7 +219,7 @@ $(BUILD)/bin/test_unwind: src/runtime/rt_unwind.c tests/runtime/test_unwind.c $(
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -O2 -g src/runtime/rt_unwind.c tests/runtime/test_unwind.c -o $@ $(DEP_LIB) -ldl -lpthread
 
-RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_canary $(BUILD)/bin/test_launch $(BUILD)/bin/test_jit $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_heap $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_report $(BUILD)/bin/test_binary $(BUILD)/bin/test_ring \
+RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_canary $(BUILD)/bin/test_launch $(BUILD)/bin/test_jit $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_heap $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_proof $(BUILD)/bin/test_report $(BUILD)/bin/test_binary $(BUILD)/bin/test_ring \
             $(BUILD)/bin/test_fatbin $(BUILD)/bin/test_foreign $(BUILD)/bin/test_unwind $(BUILD)/lib/frames/libgsan_frames1.so $(BUILD)/lib/frames/libgsan_frames2.so
 # gsan's PyTorch allocator pair, against the fake driver
 $(BUILD)/bin/test_torch: tests/runtime/test_torch.c include/gsan/gsan_torch.h

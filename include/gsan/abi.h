@@ -12,7 +12,7 @@
 #define GSAN_STATIC_ASSERT _Static_assert
 #endif
 
-#define GSAN_ABI_VERSION 4
+#define GSAN_ABI_VERSION 5
 
 /* the inline helpers below are also called by device code (binary mode's
  * patch, src/runtime/rt_binary_patch.cu) */
@@ -63,6 +63,91 @@ GSAN_STATIC_ASSERT(sizeof(gsan_launch_entry) == 16, "launch entry layout");
 /* Size the lookup reports for a pointer outside the arena: large enough that
  * every offset of a real address passes, small enough to stay positive. */
 #define GSAN_UNCHECKED_SIZE 0x4000000000000000ull
+
+/* Launch proofs (ABI 5, docs/abi.md "Launch proofs"): next to a kernel's
+ * launch-bounds copy, the instrumenter may write GSAN_PROVEN_PREFIX + the
+ * kernel's name, the launch-bounds copy without the checks whose addresses
+ * are functions of the launch alone (parameters, thread and block indices,
+ * launch dimensions), and GSAN_FACTS_PREFIX + the kernel's name, a .global
+ * blob that says what those checks test: a header, nodes (an expression
+ * DAG), conditions (the guards the accesses run under) and facts (one per
+ * check left out). At a launch the runtime evaluates every fact over all
+ * the launch's threads in interval arithmetic; when each one holds, the
+ * launch runs the proven copy, else the launch-bounds copy. The proven
+ * copy has the launch-bounds copy's parameters. */
+#define GSAN_PROVEN_PREFIX "__gsan_lp_"
+#define GSAN_FACTS_PREFIX "__gsan_lpf_"
+#define GSAN_FACTS_MAGIC 0x46504c47u /* "GLPF" little endian */
+#define GSAN_FACTS_MAX_NODES 4096
+#define GSAN_FACTS_MAX_FACTS 2048
+#define GSAN_FACTS_MAX_CONDS 8192
+
+typedef struct gsan_facts_header {
+  uint32_t magic;    /* GSAN_FACTS_MAGIC */
+  uint32_t version;  /* GSAN_ABI_VERSION */
+  uint16_t nnodes, nconds, nfacts, nparams; /* nparams: the kernel's own parameters */
+} gsan_facts_header;
+GSAN_STATIC_ASSERT(sizeof(gsan_facts_header) == 16, "facts header layout");
+
+/* A node's value is an integer of `bits` bits (8, 16, 32 or 64); its
+ * operands a and b are earlier nodes. sgn says how an operation that is not
+ * modular reads its operands (signed or unsigned): min, max, shr, div, rem,
+ * and, the widening cvt, mul.wide, a parameter narrower than 64 bits. */
+enum gsan_fact_op {
+  GSAN_FN_IMM = 1,   /* imm */
+  GSAN_FN_PARAM,     /* the bits/8 bytes at byte imm of kernel parameter a */
+  GSAN_FN_SREG,      /* special register imm (enum gsan_fact_sreg) */
+  GSAN_FN_SYM,       /* the address of variable imm: 0 for the fact rooted at it, unknown otherwise */
+  GSAN_FN_ADD,       /* a + b */
+  GSAN_FN_SUB,       /* a - b */
+  GSAN_FN_MUL,       /* a * b, low bits */
+  GSAN_FN_MULWIDE,   /* a * b, both of bits/2 bits, the whole product */
+  GSAN_FN_SHL,       /* a << imm */
+  GSAN_FN_SHR,       /* a >> imm (sgn: arithmetic) */
+  GSAN_FN_DIV,       /* a / imm, imm > 0 */
+  GSAN_FN_REM,       /* a % imm, imm > 0 */
+  GSAN_FN_AND,       /* a & imm, imm >= 0 */
+  GSAN_FN_MIN,       /* min(a, b) */
+  GSAN_FN_MAX,       /* max(a, b) */
+  GSAN_FN_CVT        /* a converted to bits bits (widened by sgn, or truncated) */
+};
+enum gsan_fact_sreg {
+  GSAN_SR_TID_X = 0, GSAN_SR_TID_Y, GSAN_SR_TID_Z, GSAN_SR_NTID_X, GSAN_SR_NTID_Y, GSAN_SR_NTID_Z,
+  GSAN_SR_CTAID_X, GSAN_SR_CTAID_Y, GSAN_SR_CTAID_Z, GSAN_SR_NCTAID_X, GSAN_SR_NCTAID_Y, GSAN_SR_NCTAID_Z,
+  GSAN_SR_LANEID, GSAN_SR_DYNAMIC_SMEM, GSAN_SR_COUNT
+};
+typedef struct gsan_fact_node {
+  uint8_t op, bits, sgn, pad;
+  uint16_t a, b;
+  int64_t imm;
+} gsan_fact_node;
+GSAN_STATIC_ASSERT(sizeof(gsan_fact_node) == 16, "fact node layout");
+
+/* "a cmp b" holds, both read as bits-bit integers (sgn: signed), wherever
+ * the facts that list it are tested */
+enum gsan_fact_cmp { GSAN_FC_LT = 0, GSAN_FC_LE, GSAN_FC_GT, GSAN_FC_GE, GSAN_FC_EQ };
+typedef struct gsan_fact_cond {
+  uint16_t a, b;
+  uint8_t cmp, sgn, bits, pad;
+} gsan_fact_cond;
+GSAN_STATIC_ASSERT(sizeof(gsan_fact_cond) == 8, "fact condition layout");
+
+/* A check left out of the proven copy: for every thread of the launch that
+ * satisfies conditions cond0 .. cond0 + nconds - 1, bytes [addr + lo,
+ * addr + hi) lie inside the root: the allocation of the pointer in
+ * parameter word `word` (GSAN_FR_WORD; outside the arena, the unchecked
+ * bounds), variable `word` of `size` bytes (GSAN_FR_VAR: addr counts from
+ * the variable; its node is GSAN_FN_SYM with imm = word), or the launch's
+ * dynamic shared memory (GSAN_FR_DYNAMIC, GSAN_FN_SYM likewise). */
+enum gsan_fact_root { GSAN_FR_WORD = 1, GSAN_FR_VAR, GSAN_FR_DYNAMIC };
+typedef struct gsan_fact {
+  uint16_t addr;
+  uint8_t root, nconds;
+  uint16_t cond0, word;
+  int32_t lo, hi;
+  uint64_t size;
+} gsan_fact;
+GSAN_STATIC_ASSERT(sizeof(gsan_fact) == 24, "fact layout");
 
 /* Slot table entry (u64): exact allocation size in bytes; 0 = no live
  * allocation (never allocated or freed). */

@@ -44,6 +44,9 @@ typedef struct ptx_fstate {
    * and the words of __gsan_lb its roots read */
   const struct ptx_lparams *lb_params;
   int lb_copy, lb_words;
+  /* the proven copy (ptx_proof.c): 1 while it is written, and its facts */
+  int lp_copy;
+  struct ptx_proof *proof;
   /* sites the kernel registered, in order, which its copy registers again:
    * it reuses their numbers, so that both report the same site */
   int *site_log, nsite_log, cap_site_log, site_replay;
@@ -65,9 +68,25 @@ ptx_lparams *ptx_launch_params(ptx_arena *a, const ptx_func *f);
 int ptx_launch_word(const ptx_fstate *fs, const ptx_stmt *def);
 /* a copy of f whose statements may be rewritten without touching f's */
 ptx_func *ptx_launch_clone(ptx_arena *a, const ptx_func *f);
-/* gives the copy its name and the __gsan_lb parameter of words entries;
- * -1 (no copy) when the parameters would pass GSAN_LAUNCH_MAX_BYTES */
-int ptx_launch_finish(ptx_arena *a, ptx_func *copy, const ptx_lparams *lp, int words);
+/* gives the copy its name (prefix + the kernel's) and the __gsan_lb
+ * parameter of words entries; -1 (no copy) when the parameters would pass
+ * GSAN_LAUNCH_MAX_BYTES */
+int ptx_launch_finish(ptx_arena *a, ptx_func *copy, const ptx_lparams *lp, int words, const char *prefix);
+/* ld.param of bytes bytes at [param+off] of the kernel's own parameter
+ * index: 0 and both set; -1 for anything else */
+int ptx_launch_param_at(const ptx_lparams *lp, const ptx_stmt *def, int bytes, int *index, int64_t *off);
+int ptx_launch_nparams(const ptx_lparams *lp);
+
+/* ptx_proof.c: launch proofs (docs/abi.md "Launch proofs"). In the proven
+ * copy's rewrite, the checks the runtime can decide at launch become facts
+ * and are marked removed (ptx_proof_plan, after elimination and before the
+ * loops' plan); ptx_proof_decl writes the facts blob for the module. */
+typedef struct ptx_proof ptx_proof;
+ptx_proof *ptx_proof_plan(ptx_fstate *fs);
+int ptx_proof_facts(const ptx_proof *p);
+/* linkage: the kernel's (".visible", ".weak" or "") */
+char *ptx_proof_decl(ptx_arena *a, const ptx_proof *p, const char *kernel, const char *linkage);
+void ptx_proof_free(ptx_proof *p);
 
 /* ptx_heap.c: in-kernel malloc/free through gsan's device heap */
 enum { PTX_HEAP_NONE = 0, PTX_HEAP_MALLOC, PTX_HEAP_ALIGNED, PTX_HEAP_FREE };

@@ -17,6 +17,7 @@ typedef struct ptx_opts {
   int recover;          /* failed checks skip the access instead of trapping */
   int no_elim;          /* keep every check (for measurements) */
   int no_launch_bounds; /* write no launch-bounds copies of kernels (docs/abi.md) */
+  int no_launch_proofs; /* write no proven copies of kernels (docs/abi.md "Launch proofs") */
   uint64_t module_id;   /* 0 = hash of the input */
 } ptx_opts;
 
@@ -46,6 +47,8 @@ typedef struct ptx_stats {
   long scope_funcs;     /* functions whose locals escape as generic pointers */
   long scope_checks;    /* use-after-scope checks (ptx_scope.c) */
   long launch_copies;   /* kernels with a launch-bounds copy (ptx_launch.c) */
+  long proven_copies;   /* kernels with a proven copy (ptx_proof.c) */
+  long proven_checks;   /* checks left out of the proven copies: facts the runtime tests at launch */
 } ptx_stats;
 
 /* A member's address in a clamped family (ptx_family.c): an expression

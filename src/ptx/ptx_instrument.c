@@ -299,6 +299,9 @@ static void rewrite_function(ptx_fstate *fs, ptx_func *f) {
   fs->nr32 = R_FIRST_FREE;
   collect(fs);
   if (!fs->o->no_elim && !fs->o->recover && fn->ok) ptx_eliminate(fn, fs->c, fs->nc, fs->st);
+  /* the proven copy leaves out what the runtime decides at launch: before
+   * the roots and loops are planned, so that neither serves those checks */
+  if (fs->lp_copy && !fs->o->no_elim) fs->proof = ptx_proof_plan(fs);
   /* root slots for the surviving checks */
   for (int i = 0; i < fs->nc; i++) {
     ptx_check *c = &fs->c[i];
@@ -403,41 +406,77 @@ static void rewrite_function(ptx_fstate *fs, ptx_func *f) {
   ptx_fn_free(fn);
 }
 
+/* the kernel's linkage, for what is written beside it */
+static const char *linkage(const ptx_func *f) {
+  for (int i = 0; i < f->nhead; i++) {
+    if (ptx_tok_is(&f->head[i], ".visible")) return ".visible";
+    if (ptx_tok_is(&f->head[i], ".weak")) return ".weak";
+  }
+  return "";
+}
+
+/* f's copy rewritten again, under the kernel's own site numbers and with
+ * statistics of its own that are not counted */
+static void rewrite_copy(ptx_fstate *fs, ptx_func *copy) {
+  ptx_stats *st = fs->st, scratch;
+  memset(&scratch, 0, sizeof scratch);
+  fs->st = &scratch;
+  fs->lb_copy = 1;
+  fs->site_replay = 0;
+  int warnings = fs->d->warnings;
+  fs->d->quiet++;
+  rewrite_function(fs, copy);
+  fs->d->quiet--;
+  fs->d->warnings = warnings;
+  fs->lb_copy = 0;
+  fs->st = st;
+}
+
 /* Rewrites f, and for a kernel whose pointer parameters are checked also
  * its launch-bounds copy (ptx_launch.c): the same rewrite but for the
  * bounds of those parameters. The copy is rewritten from f's statements as
- * they were, with statistics of its own that are not counted. Returns the
- * copy or NULL. */
-static ptx_func *instrument_function(ptx_fstate *fs, ptx_func *f) {
+ * they were. Then the proven copy (ptx_proof.c): the launch-bounds copy
+ * without the checks the runtime decides at launch, and the facts that say
+ * what those are. What goes after f in the module is pushed onto after. */
+static void instrument_function(ptx_fstate *fs, ptx_func *f, ptx_vec *after) {
   ptx_lparams *lp = fs->o->no_launch_bounds ? NULL : ptx_launch_params(fs->m->arena, f);
   ptx_func *copy = lp ? ptx_launch_clone(fs->m->arena, f) : NULL;
+  ptx_func *proven = lp && !fs->o->no_launch_proofs && !fs->o->no_elim ? ptx_launch_clone(fs->m->arena, f) : NULL;
   fs->nsite_log = 0;
   fs->lb_params = lp;
   fs->lb_words = 0;
   rewrite_function(fs, f); /* counts the words a copy would read */
   int words = fs->lb_words;
-  if (copy && words > 0) {
-    ptx_stats *st = fs->st, scratch;
-    memset(&scratch, 0, sizeof scratch);
-    fs->st = &scratch;
-    fs->lb_copy = 1;
-    fs->site_replay = 0;
-    int warnings = fs->d->warnings;
-    fs->d->quiet++;
-    rewrite_function(fs, copy);
-    fs->d->quiet--;
-    fs->d->warnings = warnings;
-    fs->lb_copy = 0;
-    fs->st = st;
-  }
-  fs->lb_params = NULL;
-  if (!copy) return NULL;
-  if (words <= 0 || ptx_launch_finish(fs->m->arena, copy, lp, words) < 0) {
-    ptx_vec_free(&copy->body); /* the rest is the module arena's */
-    return NULL;
+  if (copy && words > 0) rewrite_copy(fs, copy);
+  if (!copy || words <= 0 || ptx_launch_finish(fs->m->arena, copy, lp, words, GSAN_LAUNCH_PREFIX) < 0) {
+    if (copy) ptx_vec_free(&copy->body); /* the rest is the module arena's */
+    if (proven) ptx_vec_free(&proven->body);
+    fs->lb_params = NULL;
+    return;
   }
   fs->st->launch_copies++;
-  return copy;
+  ptx_vec_push(after, copy);
+  if (!proven) {
+    fs->lb_params = NULL;
+    return;
+  }
+  fs->lp_copy = 1;
+  rewrite_copy(fs, proven);
+  fs->lp_copy = 0;
+  ptx_proof *pf = fs->proof;
+  fs->proof = NULL;
+  int facts = ptx_proof_facts(pf);
+  /* the same parameters as the launch-bounds copy: it reads fewer of its words */
+  if (facts > 0 && ptx_launch_finish(fs->m->arena, proven, lp, words, GSAN_PROVEN_PREFIX) == 0) {
+    fs->st->proven_copies++;
+    fs->st->proven_checks += facts;
+    ptx_vec_push(after, proven);
+    ptx_vec_push(after, (void *)ptx_proof_decl(fs->m->arena, pf, f->name, linkage(f)));
+  } else {
+    ptx_vec_free(&proven->body);
+  }
+  ptx_proof_free(pf);
+  fs->lb_params = NULL;
 }
 
 static uint64_t fnv64(const char *s, size_t n) {
@@ -484,10 +523,11 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
   fs.sites = ptx_sites_new();
   fs.modid = o->module_id ? o->module_id : fnv64(m->src, m->srclen);
   fs.scope = ptx_scope_scan(m, st);
-  ptx_func **copies = calloc((size_t)m->items.n + 1, sizeof *copies);
+  /* per item: the functions and text written after it (ptx_func* first, then char*) */
+  ptx_vec *after = calloc((size_t)m->items.n + 1, sizeof *after);
   for (int i = 0; i < m->items.n; i++) {
     ptx_item *it = m->items.v[i];
-    if (it->kind == IT_FUNC && !it->func->is_decl) copies[i] = instrument_function(&fs, it->func);
+    if (it->kind == IT_FUNC && !it->func->is_decl) instrument_function(&fs, it->func, &after[i]);
   }
   st->sites = ptx_sites_count(fs.sites);
   /* support code after the header directives, site table at the end */
@@ -504,14 +544,19 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
       placed = 1;
     }
     ptx_vec_push(&items, it);
-    if (copies[i]) {
-      ptx_item *c = ptx_alloc(m->arena, sizeof *c);
-      c->kind = IT_FUNC;
-      c->func = copies[i];
+    /* the copies, then the facts text (the last entry, when there is a proven copy) */
+    for (int k = 0; k < after[i].n; k++) {
+      int text = k == 2;
+      ptx_item *c = text ? text_item(m, after[i].v[k]) : ptx_alloc(m->arena, sizeof *c);
+      if (!text) {
+        c->kind = IT_FUNC;
+        c->func = after[i].v[k];
+      }
       ptx_vec_push(&items, c);
     }
+    ptx_vec_free(&after[i]);
   }
-  free(copies);
+  free(after);
   if (!placed) ptx_vec_push(&items, text_item(m, ptx_support_text()));
   if (fs.heap_used) ptx_vec_push(&items, text_item(m, ptx_heap_defs(m->arena, fs.heap_used)));
   ptx_vec_push(&items, text_item(m, ptx_sites_decl(m->arena, fs.sites, fs.modid)));

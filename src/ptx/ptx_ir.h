@@ -161,6 +161,7 @@ typedef struct ptx_loop {
   int pre_at, pre_dom;   /* the pre-check goes before statement pre_at; what it reads must dominate pre_dom */
   int cta_uniform;       /* barriers inside: all threads of the CTA take the same copy */
   uint8_t *in;           /* per block: inside the loop */
+  uint8_t *no_range;     /* per statement first..last: bit `holds` set once ptx_guard.c found that setp says no range */
   int nivs;
   ptx_iv *ivs;
   ptx_trip trip;

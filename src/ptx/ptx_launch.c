@@ -94,29 +94,49 @@ ptx_lparams *ptx_launch_params(ptx_arena *a, const ptx_func *f) {
   return lp;
 }
 
+static const lparam *param_operand(const ptx_lparams *lp, const ptx_stmt *def, int *index, int64_t *imm);
+
 int ptx_launch_word(const ptx_fstate *fs, const ptx_stmt *def) {
   const ptx_lparams *lp = fs->lb_params;
   if (!lp || !ptx_op_is(def, "ld") || !ptx_op_has(def, ".param") || ptx_op_has(def, ".v2") ||
       ptx_op_has(def, ".v4") || !(ptx_op_has(def, ".u64") || ptx_op_has(def, ".b64") || ptx_op_has(def, ".s64")) ||
       def->nopnd != 2)
     return -1;
+  int index;
+  int64_t imm;
+  const lparam *p = param_operand(lp, def, &index, &imm);
+  if (!p || imm < 0 || (uint64_t)imm + 8 > p->size || (p->off + (uint64_t)imm) % 8) return -1;
+  return (int)((p->off + (uint64_t)imm) / 8);
+}
+
+/* [name] or [name+imm] of ld.param's address operand: the parameter and imm */
+static const lparam *param_operand(const ptx_lparams *lp, const ptx_stmt *def, int *index, int64_t *imm) {
   const ptx_tok *t = def->toks;
   int lo = def->opnd[1].lo, hi = def->opnd[1].hi;
   if (hi - lo < 3 || !ptx_tok_punct(&t[lo], '[') || !ptx_tok_punct(&t[hi - 1], ']') || t[lo + 1].kind != TK_IDENT)
-    return -1;
-  int64_t imm = 0;
+    return NULL;
+  *imm = 0;
   if (hi - lo == 5 && ptx_tok_punct(&t[lo + 2], '+') && t[lo + 3].kind == TK_NUMBER)
-    imm = strtoll(t[lo + 3].text, NULL, 0);
+    *imm = strtoll(t[lo + 3].text, NULL, 0);
   else if (hi - lo != 3)
-    return -1;
+    return NULL;
   for (int i = 0; i < lp->n; i++) {
     const lparam *p = &lp->p[i];
     if (p->len != t[lo + 1].len || memcmp(p->name, t[lo + 1].text, p->len)) continue;
-    if (imm < 0 || (uint64_t)imm + 8 > p->size || (p->off + (uint64_t)imm) % 8) return -1;
-    return (int)((p->off + (uint64_t)imm) / 8);
+    *index = i;
+    return p;
   }
-  return -1;
+  return NULL;
 }
+
+int ptx_launch_param_at(const ptx_lparams *lp, const ptx_stmt *def, int bytes, int *index, int64_t *off) {
+  if (!lp || !ptx_op_is(def, "ld") || !ptx_op_has(def, ".param") || def->nopnd != 2) return -1;
+  const lparam *p = param_operand(lp, def, index, off);
+  if (!p || *off < 0 || (uint64_t)*off + (uint64_t)bytes > p->size) return -1;
+  return 0;
+}
+
+int ptx_launch_nparams(const ptx_lparams *lp) { return lp ? lp->n : 0; }
 
 ptx_func *ptx_launch_clone(ptx_arena *a, const ptx_func *f) {
   ptx_func *c = ptx_alloc(a, sizeof *c);
@@ -139,7 +159,7 @@ static ptx_tok tok(ptx_arena *a, const char *text, int kind, int space) {
   return t;
 }
 
-int ptx_launch_finish(ptx_arena *a, ptx_func *copy, const ptx_lparams *lp, int words) {
+int ptx_launch_finish(ptx_arena *a, ptx_func *copy, const ptx_lparams *lp, int words, const char *prefix) {
   uint64_t at = (lp->end + 7) & ~7ull;
   if (words <= 0 || at + 16ull * (uint64_t)words > GSAN_LAUNCH_MAX_BYTES) return -1;
   const ptx_tok *h = copy->head;
@@ -161,7 +181,7 @@ int ptx_launch_finish(ptx_arena *a, ptx_func *copy, const ptx_lparams *lp, int w
     t[k] = h[i];
     if (h[i].kind == TK_IDENT && h[i].len == strlen(copy->name) && !memcmp(h[i].text, copy->name, h[i].len) &&
         i < lp->open) {
-      const char *name = ptx_printf(a, GSAN_LAUNCH_PREFIX "%s", copy->name);
+      const char *name = ptx_printf(a, "%s%s", prefix, copy->name);
       t[k].text = name;
       t[k].len = (uint32_t)strlen(name);
     }

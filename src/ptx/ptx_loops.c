@@ -589,6 +589,7 @@ int ptx_loops_find(ptx_fn *fn, ptx_loop **out) {
     l->pre_dom = dom;
     l->in = ptx_alloc(fn->a, (size_t)nb);
     memcpy(l->in, in, (size_t)nb);
+    l->no_range = ptx_alloc(fn->a, (size_t)(l->last - l->first + 1));
     find_ivs(fn, l);
     find_trip(fn, l);
   }

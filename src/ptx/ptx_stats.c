@@ -36,6 +36,8 @@ void ptx_stats_print(FILE *f, const ptx_stats *st) {
       {"functions whose locals escape:", st->scope_funcs, -1},
       {"use-after-scope checks:", st->scope_checks, -1},
       {"kernels with a launch copy:", st->launch_copies, -1},
+      {"kernels with a proven copy:", st->proven_copies, -1},
+      {"checks decided at launch:", st->proven_checks, -1},
   };
   for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
     fprintf(f, "  %-31s%ld", rows[k].label, rows[k].value);

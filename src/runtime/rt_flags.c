@@ -40,7 +40,8 @@ static const option table[] = {
     {"default_suppressions", K_BOOL, FIELD(default_suppressions), "1",
      "suppress the leaks of libraries that keep device memory until exit (PyTorch's caching allocator, cuBLAS, "
      "cuDNN handles)", NULL, 0, 0},
-    {"verbosity", K_INT, FIELD(verbosity), "0", "0 quiet, 1 what gsan sets up", NULL, 0, 1},
+    {"verbosity", K_INT, FIELD(verbosity), "0",
+     "0 quiet, 1 what gsan sets up, 2 also which copy of an instrumented kernel each launch runs, and why", NULL, 0, 2},
     {"ring_capacity", K_INT, FIELD(ring_capacity), "4096",
      "device error records buffered between drains (a power of two)", NULL, 16, 1 << 24},
     {"monitor_ms", K_INT, FIELD(monitor_ms), "2", "how often, in ms, the monitor thread prints device errors", NULL,
@@ -86,6 +87,10 @@ static const option table[] = {
     {"launch_bounds", K_BOOL, FIELD(launch_bounds), "1",
      "launch an instrumented kernel's launch-bounds copy, handed its pointer parameters' bounds by the host, in "
      "place of the kernel, which looks them up in every thread (0: always launch the kernel itself)", NULL, 0, 0},
+    {"launch_proofs", K_BOOL, FIELD(launch_proofs), "1",
+     "launch a kernel's proven copy, which leaves out the checks whose addresses depend on the launch alone, when "
+     "the host shows at the launch that every one of them stays in bounds (0: always the launch-bounds copy)",
+     NULL, 0, 0},
 };
 #undef FIELD
 

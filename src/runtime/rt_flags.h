@@ -34,6 +34,7 @@ typedef struct rt_flags {
   int binary;            /* SASS-only modules patched through NVIDIA's Sanitizer API (rt_binary.h) */
   char sanitizer_lib[512]; /* that API's library; empty: the CUDA toolkit's */
   int launch_bounds;     /* launch kernels' launch-bounds copies, their entries filled (rt_launch.h) */
+  int launch_proofs;     /* ... or their proven copies, when the launch's facts hold (rt_proof.h) */
 } rt_flags;
 
 void rt_flags_defaults(rt_flags *f);

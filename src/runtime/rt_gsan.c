@@ -184,6 +184,7 @@ void rt_gsan_init_driver(void *get_proc) {
     GET(StreamIsCapturing, "cuStreamIsCapturing");
     GET(StreamCreate, "cuStreamCreate");
     GET(MemcpyHtoDAsync, "cuMemcpyHtoDAsync");
+    GET(MemcpyDtoHAsync, "cuMemcpyDtoHAsync");
     GET(ThreadExchangeStreamCaptureMode, "cuThreadExchangeStreamCaptureMode");
     GET(CtxGetCurrent, "cuCtxGetCurrent");
     GET(CtxPushCurrent, "cuCtxPushCurrent");
@@ -505,9 +506,10 @@ static void print_stats(void) {
                 d->device, (unsigned long long)s.mapped_table_bytes, (unsigned long long)s.spare_data_bytes,
                 (unsigned long long)rt_ring_bytes(d->ring.capacity));
   }
-  unsigned long long all, copies;
-  rt_launch_counts(&all, &copies);
-  rt_gsan_say("stats: %llu kernel launches, %llu of them through launch-bounds copies", all, copies);
+  unsigned long long all, copies, proofs;
+  rt_launch_counts(&all, &copies, &proofs);
+  rt_gsan_say("stats: %llu kernel launches, %llu of them through launch-bounds copies, %llu of those proven at launch",
+              all, copies, proofs);
 }
 
 static const char *unwinder; /* the host stack capture at start, for verbosity */

@@ -58,6 +58,7 @@ typedef struct rt_gsan_ctx {
     CUresult (*StreamIsCapturing)(CUstream, CUstreamCaptureStatus *);
     CUresult (*StreamCreate)(CUstream *, unsigned);
     CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+    CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
     CUresult (*ThreadExchangeStreamCaptureMode)(CUstreamCaptureMode *);
     CUresult (*CtxGetDevice)(CUdevice *);
     CUresult (*DeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);

@@ -65,14 +65,19 @@ static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchron
     ORDERED(STREAM(V, s));                                                                                     \
     rt_canary_launch(f, args);                                                                                 \
     rt_launch l;                                                                                               \
-    rt_launch_prepare(&l, f, args, extra);                                                                     \
+    rt_launch_dims dims = {{gx, gy, gz}, {bx, by, bz}, shmem, STREAM(V, s)};                                   \
+    rt_launch_prepare(&l, f, args, extra, &dims);                                                              \
     return launched(real.LaunchKernel[V](l.f, gx, gy, gz, bx, by, bz, shmem, s, l.args, l.extra));            \
   }                                                                                                            \
   static CUresult w_LaunchKernelEx##V(const CUlaunchConfig *c, CUfunction f, void **args, void **extra) {     \
     if (c) ORDERED(STREAM(V, c->hStream));                                                                     \
     rt_canary_launch(f, args);                                                                                 \
     rt_launch l;                                                                                               \
-    rt_launch_prepare(&l, f, args, extra);                                                                     \
+    rt_launch_dims dims = {{0, 0, 0}, {0, 0, 0}, 0, 0};                                                        \
+    if (c) dims = (rt_launch_dims){{c->gridDimX, c->gridDimY, c->gridDimZ},                                    \
+                                   {c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes,              \
+                                   STREAM(V, c->hStream)};                                                     \
+    rt_launch_prepare(&l, f, args, extra, c ? &dims : NULL);                                                   \
     return launched(real.LaunchKernelEx[V](c, l.f, l.args, l.extra));                                         \
   }                                                                                                            \
   static CUresult w_LaunchCooperativeKernel##V(CUfunction f, unsigned gx, unsigned gy, unsigned gz,           \
@@ -81,7 +86,8 @@ static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchron
     ORDERED(STREAM(V, s));                                                                                     \
     rt_canary_launch(f, args);                                                                                 \
     rt_launch l;                                                                                               \
-    rt_launch_prepare(&l, f, args, NULL);                                                                      \
+    rt_launch_dims dims = {{gx, gy, gz}, {bx, by, bz}, shmem, STREAM(V, s)};                                   \
+    rt_launch_prepare(&l, f, args, NULL, &dims);                                                               \
     return launched(real.LaunchCooperativeKernel[V](l.f, gx, gy, gz, bx, by, bz, shmem, s, l.args));          \
   }                                                                                                            \
   static CUresult w_GraphLaunch##V(CUgraphExec g, CUstream s) {                                               \

@@ -1,4 +1,4 @@
-/* What a kernel launch becomes (ABI 4, docs/runtime.md "Launch bounds"):
+/* What a kernel launch becomes (ABI 4 and 5, docs/runtime.md "Launch bounds"):
  * the kernel's launch-bounds copy (GSAN_LAUNCH_PREFIX + its name, in the
  * same module or library), given the kernel's own parameters and one more,
  * the gsan_launch_entry of each 8-byte parameter word, filled from the
@@ -28,13 +28,23 @@ typedef struct rt_launch {
   _Alignas(16) unsigned char buf[GSAN_LAUNCH_MAX_BYTES];
 } rt_launch;
 
+/* the launch's shape, for its facts (rt_proof.h) */
+typedef struct rt_launch_dims {
+  unsigned grid[3], block[3];
+  unsigned shared;  /* dynamic shared memory bytes */
+  CUstream stream;  /* as the driver will take it (CU_STREAM_PER_THREAD for the per-thread default) */
+} rt_launch_dims;
+
 /* Sets l->f, l->args and l->extra to the launch of f's copy with its
- * entries filled, or to f, args and extra themselves. */
-void rt_launch_prepare(rt_launch *l, CUfunction f, void **args, void **extra);
+ * entries filled, or to f, args and extra themselves. The copy is f's
+ * proven copy when f has one and dims (may be NULL) show that its facts
+ * hold and the stream is not being captured. */
+void rt_launch_prepare(rt_launch *l, CUfunction f, void **args, void **extra, const rt_launch_dims *dims);
 /* Forgets every copy found so far: after a module or library is unloaded
  * or a context destroyed or reset, a handle may name another function. */
 void rt_launch_forget(void);
-/* launches seen so far, and how many of them launched a copy */
-void rt_launch_counts(unsigned long long *all, unsigned long long *copies);
+/* launches seen so far, how many of them launched a copy, and how many
+ * of those the proven copy */
+void rt_launch_counts(unsigned long long *all, unsigned long long *copies, unsigned long long *proofs);
 
 #endif

@@ -8,9 +8,11 @@ FUZZ_SECONDS ?= 45
 # gsan scan's harness runs on its own after the other four (two at a time on
 # two cores): its own, shorter budget keeps make check's added time under 45 s
 FUZZ_SECONDS_fuzz_scan ?= 30
+# launch facts: a small parser and evaluator, covered in seconds
+FUZZ_SECONDS_fuzz_facts ?= 20
 FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all
 FUZZ_DIR     := $(BUILD)/fuzz
-FUZZ_NAMES   := fuzz_ptx_parse fuzz_ptx_instrument fuzz_options fuzz_fatbin fuzz_scan
+FUZZ_NAMES   := fuzz_ptx_parse fuzz_ptx_instrument fuzz_options fuzz_fatbin fuzz_facts fuzz_scan
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/bin/%)
 FUZZ_HDR     := $(HDR) $(wildcard tests/fuzz/*.h)
 fuzz_objs     = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))
@@ -31,6 +33,7 @@ $(FUZZ_DIR)/bin/fuzz_ptx_instrument: $(call fuzz_objs,tests/fuzz/fuzz_ptx_instru
 $(FUZZ_DIR)/bin/fuzz_options: $(call fuzz_objs,tests/fuzz/fuzz_options.c src/runtime/rt_flags.c src/runtime/rt_suppress.c)
 $(FUZZ_DIR)/bin/fuzz_fatbin: $(call fuzz_objs,tests/fuzz/fuzz_fatbin.c src/runtime/rt_fatbin.c src/runtime/rt_sites.c)
 FUZZ_LIBS_fuzz_fatbin := $(DEP_LIB) -lelf -lzstd
+$(FUZZ_DIR)/bin/fuzz_facts: $(call fuzz_objs,tests/fuzz/fuzz_facts.c src/runtime/rt_proof.c)
 # gsan scan without its main (the harness sets the options), against
 # libclang and Z3 (src/scan/scan.mk, read later: these expand when used)
 FUZZ_SCAN_SRC := tests/fuzz/fuzz_scan.c $(filter-out src/scan/scan_main.c,$(wildcard src/scan/*.c))
@@ -47,6 +50,7 @@ FUZZ_ARGS_fuzz_ptx_parse     := -dict=tests/fuzz/ptx.dict -max_len=32768 $(FUZZ_
 FUZZ_ARGS_fuzz_ptx_instrument := -dict=tests/fuzz/ptx.dict -max_len=16384 $(FUZZ_DIR)/seeds/ptx
 FUZZ_ARGS_fuzz_options       := -dict=tests/fuzz/options.dict -max_len=4096 tests/fuzz/seeds/fuzz_options
 FUZZ_ARGS_fuzz_fatbin        := -dict=tests/fuzz/fatbin.dict -max_len=65536 $(FUZZ_DIR)/seeds/fatbin
+FUZZ_ARGS_fuzz_facts         := -max_len=8192 tests/fuzz/seeds/fuzz_facts
 FUZZ_ARGS_fuzz_scan          := -dict=tests/fuzz/scan.dict -max_len=16384 $(FUZZ_DIR)/seeds/scan
 
 # every harness for FUZZ_SECONDS, or FUZZ_SECONDS_NAME where one is set (in

@@ -35,7 +35,7 @@ static void check_flags(const rt_flags *f) {
                  f->print_stats};
   for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
     if (bools[i] != 0 && bools[i] != 1) fail("a bool option is neither 0 nor 1", "");
-  if (f->exitcode < 0 || f->exitcode > 255 || f->report_limit < 0 || f->verbosity < 0 || f->verbosity > 1 ||
+  if (f->exitcode < 0 || f->exitcode > 255 || f->report_limit < 0 || f->verbosity < 0 || f->verbosity > 2 ||
       f->monitor_ms < 1 || f->monitor_ms > 10000 || (f->log_format != RT_LOG_TEXT && f->log_format != RT_LOG_JSON))
     fail("an option out of its range", "");
   if (f->ring_capacity < 16 || f->ring_capacity > (1 << 24) || (f->ring_capacity & (f->ring_capacity - 1)))

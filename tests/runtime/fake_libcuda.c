@@ -180,7 +180,9 @@ static CUresult f_MemcpyHtoD_ptsz(CUdeviceptr d, const void *h, size_t n) {
   fake_ptsz_calls++;
   return copy_in(d, h, n);
 }
+static void count_global_read(CUdeviceptr d);
 static CUresult f_MemcpyDtoH(void *h, CUdeviceptr d, size_t n) {
+  count_global_read(d);
   if (!fake_vmm_is_mapped(vmm, d)) memcpy(h, (void *)d, n);
   return CUDA_SUCCESS;
 }
@@ -191,6 +193,7 @@ int fake_dtoh_reads;
 static CUresult f_MemcpyDtoHAsync(void *h, CUdeviceptr d, size_t n, CUstream s) {
   (void)s;
   if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
+  count_global_read(d);
   if (!fake_vmm_is_mapped(vmm, d)) {
     memcpy(h, (void *)d, n);
     return CUDA_SUCCESS;
@@ -215,6 +218,7 @@ static struct fake_fn {
   uintptr_t owner; /* module or library handle; 0: a free slot */
   int kernel;      /* a library's CUkernel */
   size_t nparams, off[FAKE_PARAMS], size[FAKE_PARAMS];
+  int regs;        /* registers per thread (fake_set_registers); 0: the driver does not say */
 } funcs[FAKE_FUNCS];
 
 /* the declared function h is, or NULL; *known: h points into the table */
@@ -233,11 +237,36 @@ void *fake_add_function(uintptr_t owner, int kernel, const char *name, size_t n,
       funcs[i].owner = owner;
       funcs[i].kernel = kernel;
       funcs[i].nparams = n;
+      funcs[i].regs = 0;
       memcpy(funcs[i].off, off, n * sizeof *off);
       memcpy(funcs[i].size, size, n * sizeof *size);
       return &funcs[i];
     }
   return NULL;
+}
+
+/* a declared function's registers per thread, for cuFuncGetAttribute and
+ * cuKernelGetAttribute (CU_FUNC_ATTRIBUTE_NUM_REGS); 0: unknown, which
+ * they then answer with an error; -1 for a handle not declared */
+int fake_set_registers(const void *h, int regs) {
+  int known;
+  struct fake_fn *e = fn_of(h, &known);
+  if (!e) return -1;
+  e->regs = regs;
+  return 0;
+}
+static CUresult func_attribute(int *v, CUfunction_attribute a, const void *h, int kernel) {
+  int known;
+  struct fake_fn *e = fn_of(h, &known);
+  if (!e || e->kernel != kernel) return CUDA_ERROR_INVALID_HANDLE;
+  if (a != CU_FUNC_ATTRIBUTE_NUM_REGS || !e->regs) return CUDA_ERROR_NOT_SUPPORTED;
+  *v = e->regs;
+  return CUDA_SUCCESS;
+}
+static CUresult f_FuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) { return func_attribute(v, a, f, 0); }
+static CUresult f_KernelGetAttribute(int *v, CUfunction_attribute a, CUkernel k, CUdevice d) {
+  (void)d;
+  return func_attribute(v, a, k, 1);
 }
 
 /* for a test's output: a handle's name, "(invalid)" for an unloaded one */
@@ -306,9 +335,11 @@ static CUresult f_ModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
 static CUresult f_LibraryGetKernel(CUkernel *k, CUlibrary l, const char *name) {
   return find_fn((void **)k, (uintptr_t)l, 1, name);
 }
+static void drop_globals(uintptr_t owner);
 static CUresult unload(uintptr_t owner, int kernel) {
   for (int i = 0; i < FAKE_FUNCS; i++)
     if (funcs[i].owner == owner && funcs[i].kernel == kernel) funcs[i].owner = 0;
+  drop_globals(owner);
   return CUDA_SUCCESS;
 }
 static CUresult f_ModuleUnload(CUmodule m) { return unload((uintptr_t)m, 0); }
@@ -390,8 +421,12 @@ static CUresult f_StreamSynchronize(CUstream s) {
   fake_sync_calls++;
   return CUDA_SUCCESS;
 }
-/* stream 0x99 is being captured into a graph */
+/* stream 0x99 is being captured into a graph; with fake_capturing_error
+ * set by a test, every stream's status is that error instead (as the
+ * legacy stream's is while another stream captures) */
+CUresult fake_capturing_error;
 static CUresult f_StreamIsCapturing(CUstream s, CUstreamCaptureStatus *c) {
+  if (fake_capturing_error) return fake_capturing_error;
   *c = (uintptr_t)s == 0x99 ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
   return CUDA_SUCCESS;
 }
@@ -701,8 +736,66 @@ static CUresult f_LibraryLoadFromFile(CUlibrary *l, const char *path, CUjit_opti
   (void)jo; (void)jv; (void)nj; (void)lo; (void)lv; (void)nl;
   return keep_file(path, -1, (uintptr_t *)l);
 }
-/* a module's or library's __gsan_ctx: host memory here, as device memory is */
+/* Globals a test declares (fake_add_global): a name and its bytes in a
+ * module or library, host memory that stands in for device memory as
+ * __gsan_ctx does (cuMemcpyDtoH and cuMemcpyDtoHAsync read it so), found
+ * by cuModuleGetGlobal and cuLibraryGetGlobal before any image's. */
+#define FAKE_GLOBALS 32
+static struct {
+  uintptr_t owner; /* module or library handle; 0: a free slot */
+  char name[128];
+  unsigned char *bytes;
+  size_t n;
+} globals[FAKE_GLOBALS];
+
+/* an unloaded module's or library's globals are gone */
+static void drop_globals(uintptr_t owner) {
+  for (int i = 0; i < FAKE_GLOBALS; i++)
+    if (owner && globals[i].owner == owner) {
+      free(globals[i].bytes);
+      globals[i].bytes = NULL;
+      globals[i].owner = 0;
+    }
+}
+
+/* copies out of declared globals (cuMemcpyDtoH and cuMemcpyDtoHAsync),
+ * for the test to read */
+int fake_global_reads;
+static void count_global_read(CUdeviceptr d) {
+  for (int i = 0; i < FAKE_GLOBALS; i++) {
+    CUdeviceptr g = (CUdeviceptr)globals[i].bytes;
+    if (globals[i].owner && d >= g && d - g < (globals[i].n ? globals[i].n : 1)) {
+      fake_global_reads++;
+      return;
+    }
+  }
+}
+
+/* 0, or -1 when the table is full or the arguments are not usable */
+int fake_add_global(uintptr_t owner, const char *name, const void *bytes, size_t n) {
+  if (!owner || !name || strlen(name) >= sizeof globals[0].name || (n && !bytes)) return -1;
+  for (int i = 0; i < FAKE_GLOBALS; i++)
+    if (!globals[i].owner) {
+      globals[i].bytes = malloc(n ? n : 1);
+      if (!globals[i].bytes) return -1;
+      if (n) memcpy(globals[i].bytes, bytes, n);
+      globals[i].owner = owner;
+      snprintf(globals[i].name, sizeof globals[i].name, "%s", name);
+      globals[i].n = n;
+      return 0;
+    }
+  return -1;
+}
+
+/* a declared global, else a module's or library's __gsan_ctx: host memory
+ * here, as device memory is */
 static CUresult get_global(CUdeviceptr *g, size_t *bytes, uintptr_t handle, const char *name) {
+  for (int i = 0; handle && i < FAKE_GLOBALS; i++)
+    if (globals[i].owner == handle && !strcmp(globals[i].name, name)) {
+      *g = (CUdeviceptr)globals[i].bytes;
+      *bytes = globals[i].n;
+      return CUDA_SUCCESS;
+    }
   if (!handle || handle > (uintptr_t)fake_images) return CUDA_ERROR_INVALID_HANDLE;
   int i = (int)handle - 1;
   if (strcmp(name, "__gsan_ctx") || !memmem(images[i].bytes, images[i].len, "__gsan_ctx", 10)) return CUDA_ERROR_NOT_FOUND;
@@ -823,6 +916,8 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint
       {"cuMemcpyDtoHAsync", (void *)f_MemcpyDtoHAsync},
       {"cuFuncGetName", (void *)f_FuncGetName},
       {"cuFuncGetParamInfo", (void *)f_FuncGetParamInfo},
+      {"cuFuncGetAttribute", (void *)f_FuncGetAttribute},
+      {"cuKernelGetAttribute", (void *)f_KernelGetAttribute},
       {"cuFuncGetModule", (void *)f_FuncGetModule},
       {"cuModuleGetFunction", (void *)f_ModuleGetFunction},
       {"cuModuleUnload", (void *)f_ModuleUnload},
