@@ -109,7 +109,8 @@ enum gsan_fact_op {
   GSAN_FN_AND,       /* a & imm, imm >= 0 */
   GSAN_FN_MIN,       /* min(a, b) */
   GSAN_FN_MAX,       /* max(a, b) */
-  GSAN_FN_CVT        /* a converted to bits bits (widened by sgn, or truncated) */
+  GSAN_FN_CVT,       /* a converted to bits bits (widened by sgn, or truncated) */
+  GSAN_FN_OR         /* a | imm, imm >= 0 */
 };
 enum gsan_fact_sreg {
   GSAN_SR_TID_X = 0, GSAN_SR_TID_Y, GSAN_SR_TID_Z, GSAN_SR_NTID_X, GSAN_SR_NTID_Y, GSAN_SR_NTID_Z,

@@ -2,7 +2,7 @@
  * kernel that the host can decide at launch. An access whose address is
  * computed from the kernel's parameters, its thread and block indices and
  * the launch's dimensions alone (through add, sub, neg, not, mul, mad, shl,
- * shr, div, rem, and with a literal, min, max and cvt) is the same function of the
+ * shr, div, rem, and/or with a literal, min, max and cvt) is the same function of the
  * launch in every thread, and so are the tests that guard it (the branches
  * into the blocks that dominate it, its own predicate). Such a check
  * becomes a fact: an expression DAG the runtime evaluates in interval
@@ -77,6 +77,20 @@ static int biased(const ptx_proof *p, int t, int bits, int64_t k) {
  * x % 2^k (both rounding toward 0). The interval arithmetic then keeps
  * that the remainder is small. -1 when op(a, b, imm) is neither. */
 static int idiom(ptx_proof *p, int op, int bits, int sgn, int a, int b, int64_t imm) {
+  /* a mask inside a widening, and under a shift: ext(y) & m is ext(y & m) for
+   * m < 2^(width of y - 1), and (x << k) & m is (x & (m >> k)) << k when m's
+   * low k bits are 0. layernorm reads u64(tid << 2) & 124 where its guard
+   * tests tid & 31: written so, both are the one node (tid & 31). */
+  if (op == GSAN_FN_AND && a >= 0 && imm >= 0) {
+    const gsan_fact_node *x = &p->node[a];
+    unsigned from = x->op == GSAN_FN_CVT ? p->node[x->a].bits : 0;
+    if (x->op == GSAN_FN_CVT && from < (unsigned)bits && (uint64_t)imm < (1ull << (from - 1)))
+      return add_node(p, GSAN_FN_CVT, bits, x->sgn, add_node(p, GSAN_FN_AND, (int)from, 0, x->a, NO_OPND, imm), NO_OPND,
+                      0);
+    if (x->op == GSAN_FN_SHL && x->imm > 0 && x->imm < 63 && !(imm & ((1ll << x->imm) - 1)))
+      return add_node(p, GSAN_FN_SHL, bits, 0, add_node(p, GSAN_FN_AND, bits, 0, x->a, NO_OPND, imm >> x->imm), NO_OPND,
+                      x->imm);
+  }
   if (op == GSAN_FN_SHR && sgn && imm > 0 && imm < bits - 1) {
     int x = biased(p, a, bits, imm);
     if (x >= 0) return add_node(p, GSAN_FN_DIV, bits, 1, x, NO_OPND, (int64_t)1 << imm);
@@ -222,11 +236,17 @@ static int build_def(ptx_proof *p, int si, int bits, int depth) {
       int from = from64 ? 64 : from32 ? 32 : 0;
       if (!from) return FAILED;
       int x = operand(p, si, 1, from, fsgn, d);
+      /* cvt.s64.s32 of a 64-bit register (nvcc writes it) reads its low half */
+      const ptx_tok *rt = x == FAILED ? ptx_opnd_tok(s, 1) : NULL;
+      int r = rt ? ptx_tok_reg(&p->fs->fn, rt) : -1;
+      if (r >= 0 && p->fs->fn.regs.bits[r] == 64 && from == 32)
+        x = add_node(p, GSAN_FN_CVT, 32, 0, operand(p, si, 1, 64, 0, d), NO_OPND, 0);
       /* truncating an extended value gives the value back: the same node,
        * so that a test of either narrows both */
       if (x >= 0 && from > bits && p->node[x].op == GSAN_FN_CVT && p->node[p->node[x].a].bits == bits)
         return p->node[x].a;
-      return from == bits ? x : add_node(p, GSAN_FN_CVT, bits, fsgn, x, NO_OPND, 0);
+      /* a truncation reads no sign: one node whatever the cvt says */
+      return from == bits ? x : add_node(p, GSAN_FN_CVT, bits, from > bits ? 0 : fsgn, x, NO_OPND, 0);
     }
     return FAILED;
   }
@@ -257,12 +277,13 @@ static int build_def(ptx_proof *p, int si, int bits, int depth) {
       return add_node(p, ptx_op_is(s, "div") ? GSAN_FN_DIV : GSAN_FN_REM, bits, sgn, operand(p, si, 1, bits, sgn, d), NO_OPND,
                       k);
     }
-    if (ptx_op_is(s, "and")) {
+    if (ptx_op_is(s, "and") || ptx_op_is(s, "or")) {
       int lit = ptx_opnd_int(s, 2, &k) ? 2 : ptx_opnd_int(s, 1, &k) ? 1 : 0;
       if (!lit) return FAILED;
       if (bits == 32) k = (int64_t)(uint32_t)k;
       if (k < 0) return FAILED;
-      return add_node(p, GSAN_FN_AND, bits, 0, operand(p, si, 3 - lit, bits, 0, d), NO_OPND, k);
+      return add_node(p, ptx_op_is(s, "and") ? GSAN_FN_AND : GSAN_FN_OR, bits, 0, operand(p, si, 3 - lit, bits, 0, d),
+                      NO_OPND, k);
     }
     return FAILED;
   }
@@ -434,7 +455,7 @@ static int plan_check(ptx_proof *p, const ptx_check *c) {
 
 static int unary(int op) {
   return op == GSAN_FN_SHL || op == GSAN_FN_SHR || op == GSAN_FN_DIV || op == GSAN_FN_REM || op == GSAN_FN_AND ||
-         op == GSAN_FN_CVT;
+         op == GSAN_FN_OR || op == GSAN_FN_CVT;
 }
 static int binary(int op) {
   return op == GSAN_FN_ADD || op == GSAN_FN_SUB || op == GSAN_FN_MUL || op == GSAN_FN_MULWIDE || op == GSAN_FN_MIN ||
@@ -545,6 +566,7 @@ static void describe(ptx_buf *b, const ptx_proof *p, int i, int depth) {
   case GSAN_FN_DIV: ptx_bprintf(b, " /%s %lld", u, (long long)x->imm); break;
   case GSAN_FN_REM: ptx_bprintf(b, " %%%s %lld", u, (long long)x->imm); break;
   case GSAN_FN_AND: ptx_bprintf(b, " & %lld", (long long)x->imm); break;
+  case GSAN_FN_OR: ptx_bprintf(b, " | %lld", (long long)x->imm); break;
   default: break;
   }
   ptx_bprintf(b, ")");

@@ -104,7 +104,7 @@ static const char *check_node(const gsan_fact_node *all, unsigned i, unsigned np
     if (x->imm <= 0) return "a node divides by a number that is not positive";
     unary = 1;
     break;
-  case GSAN_FN_AND:
+  case GSAN_FN_AND: case GSAN_FN_OR:
     if (x->imm < 0) return "a node masks with a negative number";
     unary = 1;
     break;
@@ -130,6 +130,17 @@ static void mark_operands(const rt_facts *f, unsigned i, uint8_t *need) {
   if (x->op == GSAN_FN_ADD || x->op == GSAN_FN_SUB || x->op == GSAN_FN_MUL || x->op == GSAN_FN_MULWIDE ||
       x->op == GSAN_FN_MIN || x->op == GSAN_FN_MAX)
     mark_operands(f, x->b, need);
+}
+
+/* marks node i, and the operands a condition on it can narrow in turn
+ * (push_down: through add, sub and or, as deep as push_down goes), as
+ * moved by the conditions and evaluated with the group */
+static void mark_chain(const rt_facts *f, unsigned i, uint8_t *moved, uint8_t *need, int depth) {
+  moved[i] = need[i] = 1;
+  const gsan_fact_node *x = &f->node[i];
+  if (depth > 8 || (x->op != GSAN_FN_ADD && x->op != GSAN_FN_SUB && x->op != GSAN_FN_OR)) return;
+  mark_chain(f, x->a, moved, need, depth + 1);
+  if (x->op != GSAN_FN_OR) mark_chain(f, x->b, moved, need, depth + 1);
 }
 
 /* the groups of facts under the same conditions, each with the nodes its
@@ -163,7 +174,10 @@ static int plan_groups(rt_facts *f) {
     memset(moved, 0, n);
     for (unsigned j = i; j < nf && f->fact[j].cond0 == x->cond0 && f->fact[j].nconds == x->nconds; j++)
       mark_operands(f, f->fact[j].addr, need);
-    for (unsigned k = x->cond0; k < x->cond0 + x->nconds; k++) moved[f->cond[k].a] = moved[f->cond[k].b] = 1;
+    for (unsigned k = x->cond0; k < x->cond0 + x->nconds; k++) {
+      mark_chain(f, f->cond[k].a, moved, need, 0);
+      mark_chain(f, f->cond[k].b, moved, need, 0);
+    }
     g = &f->group[f->ngroup];
     *g = (group){x->cond0, x->nconds, f->norder, 0};
     for (unsigned v = 0; v < n; v++) {
@@ -355,6 +369,15 @@ static iv eval(const rt_proof_launch *l, const gsan_fact_node *x, iv a, iv b) {
     if (!fit(&a, bits, 0)) return UNKNOWN;
     if (a.hi <= x->imm && (((uint64_t)x->imm + 1) & (uint64_t)x->imm) == 0) return a;
     return range(0, min2(a.hi, x->imm));
+  case GSAN_FN_OR: {
+    /* max(v, m) <= v | m <= v + m for v read unsigned; exactly v + m when
+     * v is below m's lowest set bit (lane | 32 for a lane of a warp) */
+    if (!fit(&a, bits, 0)) return UNKNOWN;
+    i128 m = x->imm, low = (i128)((uint64_t)x->imm & -(uint64_t)x->imm);
+    if (!m) return a;
+    if (a.hi < low) return range(a.lo + m, a.hi + m);
+    return range(max2(a.lo, m), a.hi + m);
+  }
   case GSAN_FN_MIN: case GSAN_FN_MAX:
     if (!fit(&a, bits, x->sgn) || !fit(&b, bits, x->sgn)) return UNKNOWN;
     return x->op == GSAN_FN_MIN ? range(min2(a.lo, b.lo), min2(a.hi, b.hi)) : range(max2(a.lo, b.lo), max2(a.hi, b.hi));
@@ -383,10 +406,15 @@ static iv eval_node(const rt_facts *f, const rt_proof_launch *l, unsigned i, con
 }
 
 /* narrows s by "s cmp o" (o's interval given); both read as bits-bit
- * integers, sgn: signed */
+ * integers, sgn: signed. s stays in the representatives it had (the
+ * comparison is made on a shifted copy, and the bounds shifted back), so
+ * that the operands it was computed from can be narrowed by it in turn. */
 static void narrow(iv *s, iv o, int cmp, unsigned bits, int sgn) {
-  if (s->empty || o.empty || !fit(s, bits, sgn) || !fit(&o, bits, sgn)) return;
-  i128 lo = s->lo, hi = s->hi;
+  iv t = *s;
+  /* an operand with no value left: no thread passes these conditions */
+  if (o.empty && o.known && s->known) s->empty = 1;
+  if (s->empty || o.empty || !fit(&t, bits, sgn) || !fit(&o, bits, sgn)) return;
+  i128 shift = s->lo - t.lo, lo = t.lo, hi = t.hi;
   switch (cmp) {
   case GSAN_FC_LT: hi = min2(hi, o.hi - 1); break;
   case GSAN_FC_LE: hi = min2(hi, o.hi); break;
@@ -395,8 +423,8 @@ static void narrow(iv *s, iv o, int cmp, unsigned bits, int sgn) {
   case GSAN_FC_EQ: lo = max2(lo, o.lo), hi = min2(hi, o.hi); break;
   default: return;
   }
-  s->lo = lo;
-  s->hi = hi;
+  s->lo = lo + shift;
+  s->hi = hi + shift;
   if (lo > hi) s->empty = 1;
 }
 
@@ -415,21 +443,76 @@ static void evaluate_plain(const rt_facts *f, const rt_proof_launch *l, iv *v) {
   for (unsigned i = 0; i < f->h.nnodes; i++) v[i] = eval_node(f, l, i, v, v, NULL, 0);
 }
 
+/* v[i] narrowed to r, and what that says of the operand it was computed
+ * from by adding a value the launch fixes: a + c, a - c, c + a, c - a,
+ * a | m where that is a + m. Representatives are exact, so a + c in [lo, hi]
+ * puts a in [lo - c, hi - c] with no question of wrapping. What is learnt
+ * is kept in keep[] (stamp kept[k] == tag) for the second pass. */
+static void push_down(const rt_facts *f, unsigned i, iv r, const iv *plain, const iv *v, const unsigned *stamp,
+                      iv *keep, unsigned *kept, unsigned tag, int depth) {
+  if (r.empty || !r.known || r.sym != NO_SYM || depth > 8) return;
+  if (kept[i] == tag) {
+    const iv *k = &keep[i];
+    if (k->empty) return;
+    r.lo = max2(r.lo, k->lo);
+    r.hi = min2(r.hi, k->hi);
+    if (r.lo > r.hi) r.empty = 1;
+  }
+  keep[i] = r;
+  kept[i] = tag;
+  if (r.empty) return;
+  const gsan_fact_node *x = &f->node[i];
+#define VAL(k) (stamp[k] == tag ? v[k] : plain[k])
+  if (x->op != GSAN_FN_ADD && x->op != GSAN_FN_SUB && x->op != GSAN_FN_OR) return;
+  iv a = VAL(x->a), b = x->op == GSAN_FN_OR ? UNKNOWN : VAL(x->b);
+  int a_exact = a.known && !a.empty && a.sym == NO_SYM && a.lo == a.hi;
+  int b_exact = b.known && !b.empty && b.sym == NO_SYM && b.lo == b.hi;
+  unsigned to;
+  i128 lo, hi;
+  if (x->op == GSAN_FN_ADD && b_exact) to = x->a, lo = r.lo - b.lo, hi = r.hi - b.lo;
+  else if (x->op == GSAN_FN_ADD && a_exact) to = x->b, lo = r.lo - a.lo, hi = r.hi - a.lo;
+  else if (x->op == GSAN_FN_SUB && b_exact) to = x->a, lo = r.lo + b.lo, hi = r.hi + b.lo;
+  else if (x->op == GSAN_FN_SUB && a_exact) to = x->b, lo = a.lo - r.hi, hi = a.lo - r.lo;
+  else if (x->op == GSAN_FN_OR && x->imm > 0 && a.known && !a.empty && a.sym == NO_SYM && a.lo >= 0 &&
+           a.hi < (i128)((uint64_t)x->imm & -(uint64_t)x->imm))
+    to = x->a, lo = r.lo - x->imm, hi = r.hi - x->imm; /* eval's v + m, v already in [0, low) */
+  else return;
+  iv n = VAL(to);
+#undef VAL
+  if (!n.known || n.empty || n.sym != NO_SYM) return;
+  n.lo = max2(n.lo, lo);
+  n.hi = min2(n.hi, hi);
+  if (n.lo > n.hi) n.empty = 1;
+  push_down(f, to, n, plain, v, stamp, keep, kept, tag, depth + 1);
+}
+
 /* Group g's nodes narrowed by its conditions, into v (plain: the plain
  * values, which the nodes outside the group keep; stamp[i] == tag: v[i]
  * holds node i's narrowed value). A condition's operand not reached yet
- * reads its plain value, which holds every value the narrowed one can. */
+ * reads its plain value, which holds every value the narrowed one can.
+ * Twice: what a condition says of the operands its subject was computed
+ * from (push_down) narrows them, and the nodes computed from them, the
+ * second time round. */
 static void evaluate_group(const rt_facts *f, const rt_proof_launch *l, const group *g, const iv *plain, iv *v,
-                           unsigned *stamp, unsigned tag) {
-  for (unsigned k = g->first; k < g->first + g->count; k++) {
-    unsigned i = f->order[k];
-    v[i] = eval_node(f, l, i, plain, v, stamp, tag);
-    stamp[i] = tag;
-    for (unsigned c = g->cond0; c < g->cond0 + g->nconds; c++) {
-      const gsan_fact_cond *x = &f->cond[c];
-      if (x->a == i) narrow(&v[i], x->b == i ? v[i] : stamp[x->b] == tag ? v[x->b] : plain[x->b], x->cmp, x->bits, x->sgn);
-      if (x->b == i && x->a != i)
-        narrow(&v[i], stamp[x->a] == tag ? v[x->a] : plain[x->a], mirror(x->cmp), x->bits, x->sgn);
+                           unsigned *stamp, unsigned tag, iv *keep, unsigned *kept) {
+  for (int pass = 0; pass < 2; pass++) {
+    for (unsigned k = g->first; k < g->first + g->count; k++) {
+      unsigned i = f->order[k];
+      v[i] = eval_node(f, l, i, plain, v, stamp, tag);
+      if (pass && kept[i] == tag && v[i].known && !v[i].empty && v[i].sym == NO_SYM) {
+        const iv *r = &keep[i];
+        v[i].lo = max2(v[i].lo, r->lo);
+        v[i].hi = min2(v[i].hi, r->hi);
+        if (r->empty || v[i].lo > v[i].hi) v[i].empty = 1;
+      }
+      stamp[i] = tag;
+      for (unsigned c = g->cond0; c < g->cond0 + g->nconds; c++) {
+        const gsan_fact_cond *x = &f->cond[c];
+        if (x->a == i) narrow(&v[i], x->b == i ? v[i] : stamp[x->b] == tag ? v[x->b] : plain[x->b], x->cmp, x->bits, x->sgn);
+        if (x->b == i && x->a != i)
+          narrow(&v[i], stamp[x->a] == tag ? v[x->a] : plain[x->a], mirror(x->cmp), x->bits, x->sgn);
+        if (!pass && (x->a == i || x->b == i)) push_down(f, i, v[i], plain, v, stamp, keep, kept, tag, 0);
+      }
     }
   }
 }
@@ -463,24 +546,26 @@ int rt_facts_failing(const rt_facts *f, const rt_proof_launch *l) {
   if (!f || !l) return 0;
   enum { ON_STACK = 128 };
   unsigned n = f->h.nnodes ? f->h.nnodes : 1;
-  iv small[2 * ON_STACK];
-  unsigned small_stamp[ON_STACK];
-  iv *plain = n <= ON_STACK ? small : malloc(2 * (size_t)n * sizeof *plain);
-  unsigned *stamp = n <= ON_STACK ? small_stamp : malloc((size_t)n * sizeof *stamp);
+  /* plain, narrowed and kept values, and the stamps of the last two */
+  iv small[3 * ON_STACK];
+  unsigned small_stamp[2 * ON_STACK];
+  iv *plain = n <= ON_STACK ? small : malloc(3 * (size_t)n * sizeof *plain);
+  unsigned *stamp = n <= ON_STACK ? small_stamp : malloc(2 * (size_t)n * sizeof *stamp);
   if (!plain || !stamp) {
     if (plain != small) free(plain);
     if (stamp != small_stamp) free(stamp);
     return 0;
   }
-  iv *narrowed = plain + n;
-  memset(stamp, 0, (size_t)n * sizeof *stamp);
+  iv *narrowed = plain + n, *keep = plain + 2 * n;
+  unsigned *kept = stamp + n;
+  memset(stamp, 0, 2 * (size_t)n * sizeof *stamp);
   evaluate_plain(f, l, plain);
   int failing = -1;
   unsigned done = -1u; /* the group narrowed last */
   for (unsigned i = 0; i < f->h.nfacts && failing < 0; i++) {
     unsigned g = f->group_of[i];
     if (g != -1u && g != done) {
-      evaluate_group(f, l, &f->group[g], plain, narrowed, stamp, g + 1);
+      evaluate_group(f, l, &f->group[g], plain, narrowed, stamp, g + 1, keep, kept);
       done = g;
     }
     /* the address: narrowed when the group reached it */

@@ -84,6 +84,7 @@ static unsigned remi(bl *b, unsigned bits, unsigned sgn, unsigned x, int64_t d) 
   return node(b, GSAN_FN_REM, bits, sgn, x, 0, d);
 }
 static unsigned andi(bl *b, unsigned bits, unsigned x, int64_t m) { return node(b, GSAN_FN_AND, bits, 0, x, 0, m); }
+static unsigned ori(bl *b, unsigned bits, unsigned x, int64_t m) { return node(b, GSAN_FN_OR, bits, 0, x, 0, m); }
 static unsigned mn(bl *b, unsigned bits, unsigned sgn, unsigned x, unsigned y) {
   return node(b, GSAN_FN_MIN, bits, sgn, x, y, 0);
 }
@@ -459,6 +460,53 @@ static void test_hotspot(void) {
   setp(&f, 1, 4, 112);
   f.al[0].size = 448;
   HOLDS(run(&b, &l), "max(x-1, 0) where the grid covers nx exactly");
+}
+
+/* ---- what a test of c + k says of c (push_down) ---- */
+
+/* layernorm's x[row * cols + (lane | 32 * i)] read as base + 4 * lane + 128 * i,
+ * lane = tid.x & 31, under (lane | how) < cols: the guard is on lane | 32
+ * (how OR), lane + 32 (how ADD) or 32 - lane... (how SUB, from 40: 40 - lane > 8),
+ * the address on lane itself */
+enum { PD_OR, PD_ADD, PD_SUB };
+static void lane_plus(bl *b, int how, int32_t lo) {
+  bl_init(b, 2);
+  unsigned p = par(b, 64, 0, 0, 0), cols = par(b, 32, 1, 1, 0), lane = andi(b, 32, sr(b, GSAN_SR_TID_X), 31);
+  unsigned c = how == PD_OR ? ori(b, 32, lane, 32) : how == PD_ADD ? add(b, 32, lane, imm(b, 32, 32))
+                                                    : sub(b, 32, imm(b, 32, 40), lane);
+  unsigned a = add(b, 64, p, shl(b, 64, cvt(b, 64, 0, lane), 2));
+  if (how == PD_SUB) cond(b, c, GSAN_FC_GT, imm(b, 32, 8), 32, 1); /* 40 - lane > 8: lane < 32 */
+  else cond(b, c, GSAN_FC_LT, cols, 32, 1);
+  fact(b, a, GSAN_FR_WORD, 0, lo, lo + 4, 0, 0, 1);
+}
+
+static void test_push_down(void) {
+  bl b;
+  fake f;
+  rt_proof_launch l = launch(&f, 1, 1, 64, 1);
+  fake_init(&f);
+  setp(&f, 0, 8, A0);
+  setp(&f, 1, 4, 40); /* cols: lanes 0..7 pass lane + 32 < 40 */
+  alloc_at(&f, A0, 160);
+  lane_plus(&b, PD_OR, 128);
+  HOLDS(run(&b, &l), "(lane | 32) < 40 keeps base + 4 * lane + 128 inside 160 bytes");
+  lane_plus(&b, PD_ADD, 128);
+  HOLDS(run(&b, &l), "lane + 32 < 40 likewise");
+  f.al[0].size = 156;
+  lane_plus(&b, PD_OR, 128);
+  FAILS(run(&b, &l), "(lane | 32) < 40: lane 7 reads bytes 156..160 of 156");
+  lane_plus(&b, PD_ADD, 128);
+  FAILS(run(&b, &l), "lane + 32 < 40 likewise");
+  f.al[0].size = 160;
+  setp(&f, 1, 4, 41);
+  lane_plus(&b, PD_OR, 128);
+  FAILS(run(&b, &l), "(lane | 32) < 41 lets lane 8 read bytes 160..164");
+  /* 40 - lane > 8: lane < 32, all of them: base + 4 * lane + 4 inside 128 bytes */
+  f.al[0].size = 128;
+  lane_plus(&b, PD_SUB, 0);
+  HOLDS(run(&b, &l), "40 - lane > 8 is every lane: 128 bytes hold them");
+  lane_plus(&b, PD_SUB, 4);
+  FAILS(run(&b, &l), "40 - lane > 8 and 4 bytes on: lane 31 reads 128..132");
 }
 
 /* ---- wrapping ---- */
@@ -1096,10 +1144,10 @@ static void test_parse(void) {
     ok.node[shlop].a = (uint16_t)(shlop - 1);
     reject(&bad, &ok, "a unary operand that is the node itself");
   }
-  for (int op = 0; op < 20; op += 17) { /* 0 and 17 */
+  for (int op = 0; op < 20; op += 18) { /* 0 and 18 */
     bad = good;
     bad.node[addop].op = (uint8_t)op;
-    reject(&bad, &good, op ? "op 17 (past CVT)" : "op 0");
+    reject(&bad, &good, op ? "op 18 (past OR)" : "op 0");
   }
   bad = good;
   bad.node[pr].a = 3;
@@ -1376,6 +1424,7 @@ static int concrete(const bl *b, const rt_proof_launch *l, const thr *t, const u
     case GSAN_FN_DIV: r = x->sgn ? (uint64_t)(sext(a, w) / x->imm) : (a & m) / (uint64_t)x->imm; break;
     case GSAN_FN_REM: r = x->sgn ? (uint64_t)(sext(a, w) % x->imm) : (a & m) % (uint64_t)x->imm; break;
     case GSAN_FN_AND: r = a & (uint64_t)x->imm; break;
+    case GSAN_FN_OR: r = a | (uint64_t)x->imm; break;
     case GSAN_FN_MIN: case GSAN_FN_MAX: {
       int less = x->sgn ? sext(a, w) < sext(c, w) : (a & m) < (c & m);
       r = (x->op == GSAN_FN_MIN) == less ? a : c;
@@ -1445,7 +1494,11 @@ static unsigned gen(bl *b, rng *r, unsigned w, int d) {
   static const unsigned widths[] = {8, 16, 32, 32, 64, 64};
   if (d <= 0 || b->nn > MAXN - 40 || pick(r, 5) == 0) return leaf(b, r, w);
   unsigned s = pick(r, 2);
-  switch (pick(r, 15)) {
+  switch (pick(r, 16)) {
+  case 15: { /* lane | 32 and its kind: a multiple of a power of two, or anything */
+    int64_t m = pick(r, 2) ? (int64_t)(1 + pick(r, 8)) << pick(r, 10) : (int64_t)pick(r, 300);
+    return ori(b, w, gen(b, r, w, d - 1), m);
+  }
   case 0: case 1: return add(b, w, gen(b, r, w, d - 1), gen(b, r, w, d - 1));
   case 2: return sub(b, w, gen(b, r, w, d - 1), gen(b, r, w, d - 1));
   case 3: return mul(b, w, gen(b, r, w, d - 1), gen(b, r, w, d - 1));
@@ -1596,6 +1649,15 @@ static void test_random(unsigned iters, uint64_t seed) {
       do o = pick(&r, b.nn);
       while (b.node[o].bits != w && ++tries < 20);
       if (b.node[o].bits != w || pick(&r, 2)) o = imm(&b, w, (int64_t)pick(&r, 40) - 4);
+      /* a test of a node's value plus a constant (c < n of c = lane + 32, lane | 32):
+       * what it says of the node itself is pushed down to it */
+      switch (pick(&r, 6)) {
+      case 0: a = add(&b, w, a, imm(&b, w, (int64_t)pick(&r, 64) - 8)); break;
+      case 1: a = sub(&b, w, a, imm(&b, w, (int64_t)pick(&r, 64) - 8)); break;
+      case 2: a = ori(&b, w, a, (int64_t)1 << pick(&r, 8)); break;
+      case 3: a = sub(&b, w, imm(&b, w, (int64_t)pick(&r, 200)), a); break;
+      default: break;
+      }
       if (pick(&r, 2)) cond(&b, a, (int)pick(&r, 5), o, w, pick(&r, 2));
       else cond(&b, o, (int)pick(&r, 5), a, w, pick(&r, 2));
     }
@@ -1677,6 +1739,7 @@ int main(int argc, char **argv) {
   test_stencil();
   test_vacuous();
   test_hotspot();
+  test_push_down();
   test_wrap();
   test_shared();
   test_dynamic();
