@@ -29,6 +29,8 @@ def parse(path):
             r['ms'], r['sum'] = float(f[3]), f[7]
         elif len(f) >= 10 and f[0] == 'kernel' and f[2] == 'regs':
             r['kernels'][f[1]] = (int(f[3]), int(f[5]))
+        elif len(f) == 7 and f[0] == 'copy' and f[3] == 'regs':
+            r.setdefault('copies', {}).setdefault(f[1], {})[f[2]] = (int(f[4]), int(f[6]))
         elif len(f) == 2 and f[0] == 'valid':
             r['valid'] = f[1] == '1'
         elif len(f) == 2 and f[0] == 'memory':
@@ -38,6 +40,9 @@ def parse(path):
             r['errors'] = int(m.group(1))
         if 'ERROR: GPUSanitizer:' in line:
             r['reports'] = r.get('reports', 0) + 1
+        m = re.search(r'gsan: stats: (\d+) kernel launches, (\d+) of them through launch-bounds copies, (\d+) of those proven', line)
+        if m:
+            r['stats'].update(launches=int(m.group(1)), copied=int(m.group(2)), proven=int(m.group(3)))
         m = re.search(r'gsan: stats: device \d+: peak live: (\d+) allocations, (\d+) bytes asked for, (\d+) bytes mapped', line)
         if m:
             r['stats'].update(peak_allocs=int(m.group(1)), asked=int(m.group(2)), mapped=int(m.group(3)))
@@ -45,6 +50,24 @@ def parse(path):
         if m:
             r['stats'].update(tables=int(m.group(1)), spare=int(m.group(2)), ring=int(m.group(3)))
     return r
+
+
+def ran_copy(gs, k):
+    """What gsan's launches of kernel k ran, and its registers and occupancy:
+    its proven copy when every launch through a copy was proven, its
+    launch-bounds copy when it has no proven copy or none was proven, the
+    kernel itself when it has no copy (a mix: the launch-bounds copy, the
+    larger, marked so)."""
+    copies = gs.get('copies', {}).get(k, {})
+    st = gs['stats']
+    own = gs['kernels'].get(k, (None, None))
+    if 'lb' not in copies:
+        return ('kernel', own[0], own[1])
+    if 'lp' in copies and st.get('copied') and st.get('proven') == st.get('copied'):
+        return ('proven',) + copies['lp']
+    if 'lp' in copies and st.get('proven'):
+        return ('launch-bounds (some launches proven)',) + copies['lb']
+    return ('launch-bounds',) + copies['lb']
 
 
 def mib(b):
@@ -103,14 +126,15 @@ def main():
             problems.append('%s: the native result failed its own check' % n)
         if cs_on and cs['sum'] is not None and cs['sum'] != nat['sum']:
             problems.append('%s: compute-sanitizer checksum %s differs from native %s' % (n, cs['sum'], nat['sum']))
-        regs = ', '.join('%d→%d' % (nat['kernels'][k][0], gs['kernels'].get(k, (0, 0))[0]) for k in nat['kernels'])
+        ran = {k: ran_copy(gs, k) for k in nat['kernels']}
+        regs = ', '.join('%d→%d' % (nat['kernels'][k][0], ran[k][1]) for k in nat['kernels'])
         rows.append('| %s | %.2f | %s | %s | %s | %s | %s |' % (
             n, nat['ms'], '%.2f' % gs['ms'] if gs['ms'] else '—', '%.2fx' % gx if gx else '—',
             ('%.1fx' % cx if cx else '—') if cs_on else 'not run', 'same' if same else 'DIFFERENT', regs))
         for k, (r0, o0) in nat['kernels'].items():
-            r1, o1 = gs['kernels'].get(k, (None, None))
-            krows.append('| %s | %s | %d | %s | %d | %s | %s |' % (
-                n, k, r0, r1 if r1 is not None else '—', o0, o1 if o1 is not None else '—',
+            what, r1, o1 = ran[k]
+            krows.append('| %s | %s | %s | %d | %s | %d | %s | %s |' % (
+                n, k, what, r0, r1 if r1 is not None else '—', o0, o1 if o1 is not None else '—',
                 'yes' if o1 is not None and o1 < o0 else 'no'))
         st = gs['stats']
         if nat['memory'] is not None and gs['memory'] is not None and st:
@@ -128,13 +152,18 @@ def main():
            'compute-sanitizer) and by `gsan nvcc` with the same flags, and times itself with CUDA events: the median',
            'of %s repetitions after 2 warm-ups (compute-sanitizer: %s after 1), in ms per repetition. gsan runs' % (reps, cs_reps),
            'under `gsan run`, compute-sanitizer as `compute-sanitizer --tool memcheck`. "result" compares the',
-           "checksum of gsan's result with the native one; registers are per kernel, native → gsan.", '',
+           "checksum of gsan's result with the native one; registers are per kernel, native → the copy gsan's",
+           'launches ran (below).', '',
            '| workload | native ms | gsan ms | gsan | compute-sanitizer | result | registers |',
            '|---|---:|---:|---:|---:|---|---|'] + rows
     out += ['', '## Registers and occupancy per kernel', '',
-            'Occupancy: resident warps per SM at the launch configuration (cudaOccupancyMaxActiveBlocksPerMultiprocessor).', '',
-            '| workload | kernel | registers native | registers gsan | occupancy native | occupancy gsan | lost |',
-            '|---|---|---:|---:|---:|---:|---|'] + krows
+            'Occupancy: resident warps per SM at the launch configuration (cudaOccupancyMaxActiveBlocksPerMultiprocessor).',
+            "Under gsan a launch runs the kernel's launch-bounds copy, or its proven copy when the launch's facts hold",
+            '(docs/abi.md); "ran" is the copy the workload\'s launches ran, from the launch counts of `print_stats`:',
+            'the proven copy when all of them were proven, the launch-bounds copy when the kernel has no proven copy',
+            'or none was proven.', '',
+            '| workload | kernel | ran | registers native | registers gsan | occupancy native | occupancy gsan | lost |',
+            '|---|---|---|---:|---:|---:|---:|---|'] + krows
     out += ['', '## Memory', '',
             'Device memory in use (cudaMemGetInfo, with the buffers live) natively and under gsan, in MiB; from',
             "gsan's own accounting (print_stats): the peak of live allocations, the bytes they asked for, the",

@@ -5,6 +5,8 @@
 // compute-sanitizer, and reads only the lines this header prints:
 //   bench <name> ms <median> reps <n> checksum <16 hex digits>
 //   kernel <name> regs <n> occupancy <active warps per SM> block <threads> smem <bytes>
+//   copy <name> <lb|lp> regs <n> occupancy <active warps per SM>   (under gsan: the
+//     kernel's launch-bounds and proven copies, which its launches run instead)
 //   valid <0|1>
 //   memory <bytes of device memory in use when the result was reported>
 // The checksum must be bit-identical between runs (no float atomics, fixed
@@ -17,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #define BENCH_CHECK(call)                                                         \
@@ -99,6 +102,45 @@ static inline uint64_t bench_hash_device(const T *d, size_t n, uint64_t h = 1469
 
 // Registers and occupancy (resident warps per SM) of one kernel at its launch
 // configuration; under gsan these are the instrumented kernel's.
+// A driver entry point through cudart (the workloads do not link libcuda).
+template <typename F> static inline F bench_driver(const char *sym) {
+  void *p = nullptr;
+  cudaDriverEntryPointQueryResult q;
+  if (cudaGetDriverEntryPointByVersion(sym, &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess)
+    return nullptr;
+  return (F)p;
+}
+
+// Under gsan (docs/abi.md), a launch of func runs its launch-bounds copy
+// (__gsan_lb_<name>) or its proven copy (__gsan_lp_<name>), found beside it in
+// its module: their registers and occupancy, one line each that exists.
+static inline void bench_copies(const char *name, const void *func, int block, size_t smem) {
+  auto get_name = bench_driver<CUresult (*)(const char **, CUfunction)>("cuFuncGetName");
+  auto get_module = bench_driver<CUresult (*)(CUmodule *, CUfunction)>("cuFuncGetModule");
+  auto get_function = bench_driver<CUresult (*)(CUfunction *, CUmodule, const char *)>("cuModuleGetFunction");
+  auto get_attr = bench_driver<CUresult (*)(int *, CUfunction_attribute, CUfunction)>("cuFuncGetAttribute");
+  auto occupancy = bench_driver<CUresult (*)(int *, CUfunction, int, size_t)>("cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  cudaFunction_t f;
+  const char *mangled = nullptr;
+  CUmodule m;
+  if (!get_name || !get_module || !get_function || !get_attr || !occupancy ||
+      cudaGetFuncBySymbol(&f, func) != cudaSuccess || get_name(&mangled, (CUfunction)f) != CUDA_SUCCESS ||
+      get_module(&m, (CUfunction)f) != CUDA_SUCCESS)
+    return;
+  const char *kinds[2][2] = {{"lb", "__gsan_lb_"}, {"lp", "__gsan_lp_"}};
+  for (auto &k : kinds) {
+    std::vector<char> want(strlen(k[1]) + strlen(mangled) + 1);
+    snprintf(want.data(), want.size(), "%s%s", k[1], mangled);
+    CUfunction c;
+    int regs = 0, blocks = 0;
+    if (get_function(&c, m, want.data()) != CUDA_SUCCESS || get_attr(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, c) != CUDA_SUCCESS ||
+        occupancy(&blocks, c, block, smem) != CUDA_SUCCESS)
+      continue;
+    printf("copy %s %s regs %d occupancy %d\n", name, k[0], regs, blocks * ((block + 31) / 32));
+  }
+}
+
 static inline void bench_kernel(const char *name, const void *func, int block, size_t smem) {
   cudaFuncAttributes attr;
   BENCH_CHECK(cudaFuncGetAttributes(&attr, func));
@@ -106,6 +148,7 @@ static inline void bench_kernel(const char *name, const void *func, int block, s
   BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, block, smem));
   printf("kernel %s regs %d occupancy %d block %d smem %zu\n", name, attr.numRegs,
          blocks * ((block + 31) / 32), block, smem);
+  bench_copies(name, func, block, smem);
 }
 
 static inline void bench_report(const char *name, double ms, const bench_args &a, uint64_t sum,
