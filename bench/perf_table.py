@@ -61,6 +61,8 @@ def ran_copy(gs, k):
     copies = gs.get('copies', {}).get(k, {})
     st = gs['stats']
     own = gs['kernels'].get(k, (None, None))
+    if not gs.get('copies'):
+        return ('not reported (the kernel\'s own)', own[0], own[1])
     if 'lb' not in copies:
         return ('kernel', own[0], own[1])
     if 'lp' in copies and st.get('copied') and st.get('proven') == st.get('copied'):

@@ -113,31 +113,48 @@ template <typename F> static inline F bench_driver(const char *sym) {
 }
 
 // Under gsan (docs/abi.md), a launch of func runs its launch-bounds copy
-// (__gsan_lb_<name>) or its proven copy (__gsan_lp_<name>), found beside it in
-// its module: their registers and occupancy, one line each that exists.
+// (__gsan_lb_<name>) or its proven copy (__gsan_lp_<name>), found beside it:
+// in its library (cudart loads modules as libraries: the kernel's CUkernel,
+// cuLibraryGetKernel, then the copy's function in this context), else in its
+// module. Their registers and occupancy, one line each that exists.
 static inline void bench_copies(const char *name, const void *func, int block, size_t smem) {
-  auto get_name = bench_driver<CUresult (*)(const char **, CUfunction)>("cuFuncGetName");
-  auto get_module = bench_driver<CUresult (*)(CUmodule *, CUfunction)>("cuFuncGetModule");
-  auto get_function = bench_driver<CUresult (*)(CUfunction *, CUmodule, const char *)>("cuModuleGetFunction");
+  auto kernel_name = bench_driver<CUresult (*)(const char **, CUkernel)>("cuKernelGetName");
+  auto kernel_library = bench_driver<CUresult (*)(CUlibrary *, CUkernel)>("cuKernelGetLibrary");
+  auto library_kernel = bench_driver<CUresult (*)(CUkernel *, CUlibrary, const char *)>("cuLibraryGetKernel");
+  auto kernel_function = bench_driver<CUresult (*)(CUfunction *, CUkernel)>("cuKernelGetFunction");
+  auto func_name = bench_driver<CUresult (*)(const char **, CUfunction)>("cuFuncGetName");
+  auto func_module = bench_driver<CUresult (*)(CUmodule *, CUfunction)>("cuFuncGetModule");
+  auto module_function = bench_driver<CUresult (*)(CUfunction *, CUmodule, const char *)>("cuModuleGetFunction");
   auto get_attr = bench_driver<CUresult (*)(int *, CUfunction_attribute, CUfunction)>("cuFuncGetAttribute");
   auto occupancy = bench_driver<CUresult (*)(int *, CUfunction, int, size_t)>("cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  cudaFunction_t f;
+  if (!get_attr || !occupancy) return;
   const char *mangled = nullptr;
-  CUmodule m;
-  if (!get_name || !get_module || !get_function || !get_attr || !occupancy ||
-      cudaGetFuncBySymbol(&f, func) != cudaSuccess || get_name(&mangled, (CUfunction)f) != CUDA_SUCCESS ||
-      get_module(&m, (CUfunction)f) != CUDA_SUCCESS)
-    return;
+  CUlibrary lib = nullptr;
+  CUmodule mod = nullptr;
+  cudaKernel_t k;
+  cudaFunction_t f;
+  bool in_library = kernel_name && kernel_library && library_kernel && kernel_function &&
+                    cudaGetKernel(&k, func) == cudaSuccess && kernel_name(&mangled, (CUkernel)k) == CUDA_SUCCESS &&
+                    kernel_library(&lib, (CUkernel)k) == CUDA_SUCCESS;
+  if (!in_library) {
+    lib = nullptr;
+    if (!func_name || !func_module || !module_function || cudaGetFuncBySymbol(&f, func) != cudaSuccess ||
+        func_name(&mangled, (CUfunction)f) != CUDA_SUCCESS || func_module(&mod, (CUfunction)f) != CUDA_SUCCESS)
+      return;
+  }
   const char *kinds[2][2] = {{"lb", "__gsan_lb_"}, {"lp", "__gsan_lp_"}};
-  for (auto &k : kinds) {
-    std::vector<char> want(strlen(k[1]) + strlen(mangled) + 1);
-    snprintf(want.data(), want.size(), "%s%s", k[1], mangled);
-    CUfunction c;
-    int regs = 0, blocks = 0;
-    if (get_function(&c, m, want.data()) != CUDA_SUCCESS || get_attr(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, c) != CUDA_SUCCESS ||
-        occupancy(&blocks, c, block, smem) != CUDA_SUCCESS)
+  for (auto &kd : kinds) {
+    std::vector<char> want(strlen(kd[1]) + strlen(mangled) + 1);
+    snprintf(want.data(), want.size(), "%s%s", kd[1], mangled);
+    CUfunction c = nullptr;
+    CUkernel ck;
+    if (lib ? library_kernel(&ck, lib, want.data()) != CUDA_SUCCESS || kernel_function(&c, ck) != CUDA_SUCCESS
+            : module_function(&c, mod, want.data()) != CUDA_SUCCESS)
       continue;
-    printf("copy %s %s regs %d occupancy %d\n", name, k[0], regs, blocks * ((block + 31) / 32));
+    int regs = 0, blocks = 0;
+    if (get_attr(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, c) != CUDA_SUCCESS || occupancy(&blocks, c, block, smem) != CUDA_SUCCESS)
+      continue;
+    printf("copy %s %s regs %d occupancy %d\n", name, kd[0], regs, blocks * ((block + 31) / 32));
   }
 }
 
