@@ -102,11 +102,13 @@ static inline uint64_t bench_hash_device(const T *d, size_t n, uint64_t h = 1469
 
 // Registers and occupancy (resident warps per SM) of one kernel at its launch
 // configuration; under gsan these are the instrumented kernel's.
-// A driver entry point through cudart (the workloads do not link libcuda).
+// A driver entry point through cudart (the workloads do not link libcuda), at
+// this toolkit's version: cuKernelGetName and cuKernelGetLibrary came with 12.4
+// and 12.5, and an older version finds no entry point for them.
 template <typename F> static inline F bench_driver(const char *sym) {
   void *p = nullptr;
   cudaDriverEntryPointQueryResult q;
-  if (cudaGetDriverEntryPointByVersion(sym, &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+  if (cudaGetDriverEntryPointByVersion(sym, &p, CUDART_VERSION, cudaEnableDefault, &q) != cudaSuccess ||
       q != cudaDriverEntryPointSuccess)
     return nullptr;
   return (F)p;
