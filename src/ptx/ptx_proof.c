@@ -34,6 +34,7 @@ struct ptx_proof {
   gsan_fact *fact;
   int nfact, capfact;
   int *def_node;              /* per definition: its node, FAILED, BUILDING or NOT_TRIED */
+  uint8_t *call_writes;       /* per register: a call returns into it */
   const ptx_symbol **sym;     /* the variables GSAN_FN_SYM names, by index (while the function is analysed) */
   const char **symname;       /* ... and their names, kept for ptx_proof_decl */
   int nsym;
@@ -173,6 +174,13 @@ static int operand(ptx_proof *p, int si, int k, int bits, int sgn, int depth) {
   return FAILED;
 }
 
+/* the width of a 32- or 64-bit integer type qualifier's name (s32, u64,
+ * b32, ...), 0 for any other */
+static int int_type_bits(const char *t, size_t n) {
+  if (n != 3 || (t[0] != 's' && t[0] != 'u' && t[0] != 'b')) return 0;
+  return !strncmp(t + 1, "32", 2) ? 32 : !strncmp(t + 1, "64", 2) ? 64 : 0;
+}
+
 static int type_bits(const ptx_stmt *s) {
   if (ptx_op_has(s, ".s64") || ptx_op_has(s, ".u64") || ptx_op_has(s, ".b64")) return 64;
   if (ptx_op_has(s, ".s32") || ptx_op_has(s, ".u32") || ptx_op_has(s, ".b32")) return 32;
@@ -207,7 +215,7 @@ static int symbol_node(ptx_proof *p, const ptx_stmt *s, int bits) {
 static int build_def(ptx_proof *p, int si, int bits, int depth) {
   const ptx_stmt *s = p->fs->fn.st[si];
   if (s->kind != ST_INSN || s->pred >= 0 || s->nopnd < 2 || ptx_op_has(s, ".sat") || ptx_op_has(s, ".cc") ||
-      ptx_op_has(s, ".f32") || ptx_op_has(s, ".f64") || ptx_op_has(s, ".f16"))
+      ptx_op_has(s, ".relu") || ptx_op_has(s, ".f32") || ptx_op_has(s, ".f64") || ptx_op_has(s, ".f16"))
     return FAILED;
   int d = depth + 1, sgn = ptx_op_has(s, ".s32") || ptx_op_has(s, ".s64");
   if (s->nopnd == 2) {
@@ -224,17 +232,17 @@ static int build_def(ptx_proof *p, int si, int bits, int depth) {
                       operand(p, si, 1, bits, sgn, d), 0);
     if (ptx_op_is(s, "cvt") && !ptx_op_has(s, ".rn") && !ptx_op_has(s, ".rz") && !ptx_op_has(s, ".rm") &&
         !ptx_op_has(s, ".rp")) {
-      /* cvt.dst.src: the source type is the last qualifier */
-      int from64 = 0, from32 = 0, fsgn = 0;
+      /* cvt.dst.src: the two types are the last two qualifiers; the
+       * destination's must be the register's width (a narrower one, such
+       * as cvt.s8.s32 into a 32-bit register, truncates and extends again) */
       const ptx_tok *q = &s->toks[s->op];
-      const char *last = q->text + q->len;
-      while (last > q->text && last[-1] != '.') last--;
-      size_t ql = (size_t)(q->text + q->len - last);
-      if (ql == 3 && (!strncmp(last, "s64", 3) || !strncmp(last, "u64", 3) || !strncmp(last, "b64", 3))) from64 = 1;
-      if (ql == 3 && (!strncmp(last, "s32", 3) || !strncmp(last, "u32", 3) || !strncmp(last, "b32", 3))) from32 = 1;
-      fsgn = ql == 3 && last[0] == 's';
-      int from = from64 ? 64 : from32 ? 32 : 0;
-      if (!from) return FAILED;
+      const char *end = q->text + q->len, *src = end, *dst;
+      while (src > q->text && src[-1] != '.') src--;
+      dst = src > q->text ? src - 1 : src;
+      while (dst > q->text && dst[-1] != '.') dst--;
+      int from = int_type_bits(src, (size_t)(end - src)), to = int_type_bits(dst, (size_t)(src - 1 - dst));
+      int fsgn = from && src[0] == 's';
+      if (!from || to != bits) return FAILED;
       int x = operand(p, si, 1, from, fsgn, d);
       /* cvt.s64.s32 of a 64-bit register (nvcc writes it) reads its low half */
       const ptx_tok *rt = x == FAILED ? ptx_opnd_tok(s, 1) : NULL;
@@ -296,10 +304,12 @@ static int build_def(ptx_proof *p, int si, int bits, int depth) {
 }
 
 /* The one definition of register reg that reaches statement use, when it
- * dominates use; -1 otherwise. */
-static int reaching_def(const ptx_fn *fn, int reg, int use) {
+ * dominates use; -1 otherwise, and for a register a call returns into
+ * (calls are no definitions to the dataflow). */
+static int reaching_def(const ptx_proof *p, int reg, int use) {
+  const ptx_fn *fn = &p->fs->fn;
   int d[2];
-  if (reg < 0 || ptx_reaching(fn, use, reg, d, 2) != 1) return -1;
+  if (reg < 0 || p->call_writes[reg] || ptx_reaching(fn, use, reg, d, 2) != 1) return -1;
   int si = fn->def[d[0]].stmt;
   return si != use && ptx_stmt_dominates(fn, si, use) ? d[0] : -1;
 }
@@ -312,7 +322,7 @@ static int reaching_def(const ptx_fn *fn, int reg, int use) {
  * of depth is tried again from a shallower start. */
 static int value_at(ptx_proof *p, int reg, int use, int depth) {
   ptx_fn *fn = &p->fs->fn;
-  int d = reaching_def(fn, reg, use);
+  int d = reaching_def(p, reg, use);
   if (d < 0) return FAILED;
   int si = fn->def[d].stmt, bits = fn->regs.bits[reg];
   int *memo = &p->def_node[d];
@@ -337,7 +347,7 @@ static void add_cond(ptx_proof *p, int a, int b, int cmp, int sgn, int bits) {
 }
 
 /* the one definition of predicate r that reaches statement use, dominating it */
-static int pred_def(const ptx_fn *fn, int r, int use) { return reaching_def(fn, r, use); }
+static int pred_def(const ptx_proof *p, int r, int use) { return reaching_def(p, r, use); }
 
 /* What predicate definition d says when it holds (or fails). */
 static void add_pred(ptx_proof *p, int d, int holds, int depth) {
@@ -357,7 +367,7 @@ static void add_pred(ptx_proof *p, int d, int holds, int depth) {
   if (!ptx_op_has(s, ".pred") || !(both || not) || s->nopnd != (not ? 2 : 3)) return;
   for (int k = 1; k < s->nopnd; k++) {
     const ptx_tok *t = ptx_opnd_tok(s, k);
-    int pd = t ? pred_def(fn, ptx_tok_reg(fn, t), si) : -1;
+    int pd = t ? pred_def(p, ptx_tok_reg(fn, t), si) : -1;
     if (pd >= 0) add_pred(p, pd, not ? !holds : holds, depth + 1);
   }
 }
@@ -368,15 +378,16 @@ static void add_pred(ptx_proof *p, int d, int holds, int depth) {
 static void guards(ptx_proof *p, int s, int pred_reg, int pred_neg) {
   ptx_fn *fn = &p->fs->fn;
   p->npending = 0;
-  int d = pred_def(fn, pred_reg, s);
+  int d = pred_def(p, pred_reg, s);
   if (d >= 0) add_pred(p, d, !pred_neg, 0);
   for (int x = fn->blk[s]; x >= 0; x = fn->b[x].idom) {
-    if (fn->b[x].npred != 1) continue;
+    /* the entry block is also entered when the kernel starts */
+    if (fn->b[x].npred != 1 || fn->b[x].idom < 0) continue;
     int b = fn->b[x].pred[0];
     if (fn->b[b].nsucc != 2 || fn->b[b].succ[0] == fn->b[b].succ[1]) continue;
     const ptx_stmt *br = fn->st[fn->b[b].last];
     if (br->kind != ST_INSN || !ptx_op_is(br, "bra") || br->pred < 0) continue;
-    d = pred_def(fn, ptx_tok_reg(fn, &br->toks[br->pred]), fn->b[b].last);
+    d = pred_def(p, ptx_tok_reg(fn, &br->toks[br->pred]), fn->b[b].last);
     /* succ[0] is the branch's target: taken when the predicate (negated by @!) holds */
     int taken = fn->b[b].succ[0] == x;
     if (d >= 0) add_pred(p, d, taken ? !br->pred_neg : br->pred_neg, 0);
@@ -501,10 +512,25 @@ static void compact(ptx_proof *p) {
 ptx_proof *ptx_proof_plan(ptx_fstate *fs) {
   ptx_fn *fn = &fs->fn;
   if (!fn->ok || !fs->lb_params) return NULL;
+  /* registers declared in a nested scope (inline asm's blocks) are merged
+   * with the function's of the same name by the dataflow: a definition
+   * there would pass for the outer register's */
+  for (int i = 0; i < fn->nst; i++)
+    if (fn->st[i]->kind == ST_DIRECTIVE && fn->st[i]->scope > 1 && ptx_tok_is(&fn->st[i]->toks[0], ".reg")) return NULL;
   ptx_proof *p = calloc(1, sizeof *p);
   p->fs = fs;
   p->nparams = ptx_launch_nparams(fs->lb_params);
   for (unsigned k = 0; k < HASH_SLOTS; k++) p->hash[k] = -1;
+  p->call_writes = calloc((size_t)(fn->regs.n ? fn->regs.n : 1), 1);
+  for (int i = 0; i < fn->nst; i++) {
+    const ptx_stmt *c = fn->st[i];
+    if (c->kind != ST_INSN || !ptx_op_is(c, "call") || !c->nopnd || !ptx_tok_punct(&c->toks[c->opnd[0].lo], '('))
+      continue;
+    for (int k = c->opnd[0].lo; k < c->opnd[0].hi; k++) {
+      int r = ptx_tok_reg(fn, &c->toks[k]);
+      if (r >= 0) p->call_writes[r] = 1;
+    }
+  }
   p->def_node = malloc((size_t)(fn->ndef ? fn->ndef : 1) * sizeof *p->def_node);
   for (int i = 0; i < fn->ndef; i++) p->def_node[i] = NOT_TRIED;
   for (int i = 0; i < fs->nc; i++)
@@ -522,6 +548,7 @@ void ptx_proof_free(ptx_proof *p) {
   free(p->cond);
   free(p->fact);
   free(p->def_node);
+  free(p->call_writes);
   free(p->log);
   free(p->line);
   free(p->sym);

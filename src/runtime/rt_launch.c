@@ -377,7 +377,9 @@ void rt_launch_counts(unsigned long long *all, unsigned long long *copies, unsig
 }
 
 /* ---- what a launch fixes, for its facts (rt_proof.h) ---- */
-#define BOUNDS_KEPT 8
+/* the pointer words a kernel's facts may check: a kernel whose facts read
+ * more runs its launch-bounds copy */
+#define BOUNDS_KEPT 64
 typedef struct launch_view {
   const copy_info *c;
   void **args;                /* kernelParams, or NULL */
@@ -387,6 +389,7 @@ typedef struct launch_view {
   /* the bounds asked for so far in this launch */
   struct kept_bounds { uint64_t p, base, size; int ok; } kept[BOUNDS_KEPT];
   unsigned nkept;
+  int sealed;                 /* the key is made: no more arena look-ups */
 } launch_view;
 
 static int view_param(void *ctx, unsigned index, uint64_t off, unsigned bytes, uint64_t *out) {
@@ -425,6 +428,11 @@ static int view_bounds(void *ctx, uint64_t p, uint64_t *base, uint64_t *size) {
       *size = v->kept[i].size;
       return v->kept[i].ok;
     }
+  /* once the launch's key is made, every pointer the facts may ask for
+   * has its bounds here: asking the arena again could find another
+   * allocation (a free and a new one in another thread between), and
+   * decide on bounds that are not the ones the verdict is kept under */
+  if (v->sealed || v->nkept == BOUNDS_KEPT) return 0;
   rt_alloc_info info;
   memset(&info, 0, sizeof info);
   int ok = 1;
@@ -435,7 +443,7 @@ static int view_bounds(void *ctx, uint64_t p, uint64_t *base, uint64_t *size) {
     *base = info.base;
     *size = ok ? info.size : 0;
   }
-  if (v->nkept < BOUNDS_KEPT) v->kept[v->nkept++] = (struct kept_bounds){p, *base, *size, ok};
+  v->kept[v->nkept++] = (struct kept_bounds){p, *base, *size, ok};
   return ok;
 }
 
@@ -471,8 +479,10 @@ static key launch_key(launch_view *v, const rt_launch_dims *dims) {
                        dims->block[1], dims->block[2], dims->shared};
   feed(&k, shape, sizeof shape);
   if (v->args) {
+    static const unsigned char none[1] = {0xff};
     for (unsigned i = 0; i < pi->nparams; i++)
       if (v->args[i]) feed(&k, v->args[i], pi->param[i].size);
+      else feed(&k, none, sizeof none); /* a missing argument (the driver refuses the launch) */
   } else {
     feed(&k, v->user, v->user_size);
   }
@@ -483,6 +493,7 @@ static key launch_key(launch_view *v, const rt_launch_dims *dims) {
     if (view_word(v, words[i], &b[0])) b[3] = (uint64_t)view_bounds(v, b[0], &b[1], &b[2]) + 1;
     feed(&k, b, sizeof b);
   }
+  v->sealed = 1;
   return k;
 }
 
@@ -592,7 +603,7 @@ static void prepare(rt_launch *l, const copy_info *c, void **args, void **extra,
   /* The proven copy reads no bounds for the checks it left out: a launch
    * captured into a graph, replayed after a free, must not run it. */
   if (!c->proven || !dims || !rt_gsan.flags.launch_proofs || !surely_not_captured(dims->stream)) return;
-  launch_view v = {c, args, user, user_size, d->arena, {{0, 0, 0, 0}}, 0};
+  launch_view v = {c, args, user, user_size, d->arena, {{0, 0, 0, 0}}, 0, 0};
   rt_proof_launch pl = {{dims->grid[0], dims->grid[1], dims->grid[2]},
                         {dims->block[0], dims->block[1], dims->block[2]},
                         dims->shared,
