@@ -2,18 +2,19 @@
  * kernel that the host can decide at launch. An access whose address is
  * computed from the kernel's parameters, its thread and block indices and
  * the launch's dimensions alone (through add, sub, neg, not, mul, mad, shl,
- * shr, div, rem, and/or with a literal, min, max and cvt) is the same function of the
- * launch in every thread, and so are the tests that guard it (the branches
- * into the blocks that dominate it, its own predicate). Such a check
- * becomes a fact: an expression DAG the runtime evaluates in interval
- * arithmetic over all the launch's threads (rt_proof.c). The kernel's
- * proven copy leaves these checks out; the runtime launches it only when
- * every fact holds.
+ * shr, div, rem, and/or with a literal, min, max and cvt) is the same
+ * function of the launch in every thread, and so are the tests that guard
+ * it (the branches into the blocks that dominate it, its own predicate).
+ * Such a check becomes a fact: an expression DAG the runtime evaluates in
+ * interval arithmetic over all the launch's threads (rt_proof.c). The
+ * kernel's proven copy leaves these checks out; the runtime launches it
+ * only when every fact holds.
  *
  * A register qualifies where one definition alone reaches its use and
  * dominates it, unpredicated, and that definition's operands qualify in
- * turn: it then holds one value per thread there, also inside loops. Nothing here decides that an access is in bounds; it only writes
- * down what the runtime needs to decide it. */
+ * turn: it then holds one value per thread there, also inside loops.
+ * Nothing here decides that an access is in bounds; it only writes down
+ * what the runtime needs to decide it. */
 #include "ptx_emit.h"
 
 #include <stdlib.h>
