@@ -117,6 +117,17 @@ enum gsan_fact_sreg {
   GSAN_SR_CTAID_X, GSAN_SR_CTAID_Y, GSAN_SR_CTAID_Z, GSAN_SR_NCTAID_X, GSAN_SR_NCTAID_Y, GSAN_SR_NCTAID_Z,
   GSAN_SR_LANEID, GSAN_SR_DYNAMIC_SMEM, GSAN_SR_COUNT
 };
+/* how many operand nodes an operation reads: 0 (a leaf), 1 (a) or 2 (a, b) */
+GSAN_HD static inline int gsan_fact_operands(int op) {
+  switch (op) {
+  case GSAN_FN_ADD: case GSAN_FN_SUB: case GSAN_FN_MUL: case GSAN_FN_MULWIDE: case GSAN_FN_MIN: case GSAN_FN_MAX:
+    return 2;
+  case GSAN_FN_SHL: case GSAN_FN_SHR: case GSAN_FN_DIV: case GSAN_FN_REM: case GSAN_FN_AND: case GSAN_FN_OR:
+  case GSAN_FN_CVT:
+    return 1;
+  default: return 0;
+  }
+}
 typedef struct gsan_fact_node {
   uint8_t op, bits, sgn, pad;
   uint16_t a, b;

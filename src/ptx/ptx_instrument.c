@@ -432,13 +432,21 @@ static void rewrite_copy(ptx_fstate *fs, ptx_func *copy) {
   fs->st = st;
 }
 
+/* what a kernel's rewrite puts after it in the module */
+typedef struct beside {
+  ptx_func *copy;   /* the launch-bounds copy, or NULL */
+  ptx_func *proven; /* the proven copy, or NULL */
+  char *facts;      /* and its facts blob's declaration */
+} beside;
+
 /* Rewrites f, and for a kernel whose pointer parameters are checked also
  * its launch-bounds copy (ptx_launch.c): the same rewrite but for the
  * bounds of those parameters. The copy is rewritten from f's statements as
  * they were. Then the proven copy (ptx_proof.c): the launch-bounds copy
  * without the checks the runtime decides at launch, and the facts that say
- * what those are. What goes after f in the module is pushed onto after. */
-static void instrument_function(ptx_fstate *fs, ptx_func *f, ptx_vec *after) {
+ * what those are. */
+static beside instrument_function(ptx_fstate *fs, ptx_func *f) {
+  beside out = {NULL, NULL, NULL};
   ptx_lparams *lp = fs->o->no_launch_bounds ? NULL : ptx_launch_params(fs->m->arena, f);
   ptx_func *copy = lp ? ptx_launch_clone(fs->m->arena, f) : NULL;
   ptx_func *proven = lp && !fs->o->no_launch_proofs && !fs->o->no_elim ? ptx_launch_clone(fs->m->arena, f) : NULL;
@@ -448,35 +456,30 @@ static void instrument_function(ptx_fstate *fs, ptx_func *f, ptx_vec *after) {
   rewrite_function(fs, f); /* counts the words a copy would read */
   int words = fs->lb_words;
   if (copy && words > 0) rewrite_copy(fs, copy);
-  if (!copy || words <= 0 || ptx_launch_finish(fs->m->arena, copy, lp, words, GSAN_LAUNCH_PREFIX) < 0) {
-    if (copy) ptx_vec_free(&copy->body); /* the rest is the module arena's */
-    if (proven) ptx_vec_free(&proven->body);
-    fs->lb_params = NULL;
-    return;
+  if (copy && words > 0 && ptx_launch_finish(fs->m->arena, copy, lp, words, GSAN_LAUNCH_PREFIX) == 0) {
+    fs->st->launch_copies++;
+    out.copy = copy;
+  } else if (copy) {
+    ptx_vec_free(&copy->body); /* the rest is the module arena's */
   }
-  fs->st->launch_copies++;
-  ptx_vec_push(after, copy);
-  if (!proven) {
-    fs->lb_params = NULL;
-    return;
+  if (proven && out.copy) {
+    fs->lp_copy = 1;
+    rewrite_copy(fs, proven);
+    fs->lp_copy = 0;
+    int facts = ptx_proof_facts(fs->proof);
+    /* the same parameters as the launch-bounds copy: it reads fewer of its words */
+    if (facts > 0 && ptx_launch_finish(fs->m->arena, proven, lp, words, GSAN_PROVEN_PREFIX) == 0) {
+      fs->st->proven_copies++;
+      fs->st->proven_checks += facts;
+      out.proven = proven;
+      out.facts = ptx_proof_decl(fs->m->arena, fs->proof, f->name, linkage(f));
+    }
+    ptx_proof_free(fs->proof);
+    fs->proof = NULL;
   }
-  fs->lp_copy = 1;
-  rewrite_copy(fs, proven);
-  fs->lp_copy = 0;
-  ptx_proof *pf = fs->proof;
-  fs->proof = NULL;
-  int facts = ptx_proof_facts(pf);
-  /* the same parameters as the launch-bounds copy: it reads fewer of its words */
-  if (facts > 0 && ptx_launch_finish(fs->m->arena, proven, lp, words, GSAN_PROVEN_PREFIX) == 0) {
-    fs->st->proven_copies++;
-    fs->st->proven_checks += facts;
-    ptx_vec_push(after, proven);
-    ptx_vec_push(after, (void *)ptx_proof_decl(fs->m->arena, pf, f->name, linkage(f)));
-  } else {
-    ptx_vec_free(&proven->body);
-  }
-  ptx_proof_free(pf);
+  if (proven && !out.proven) ptx_vec_free(&proven->body);
   fs->lb_params = NULL;
+  return out;
 }
 
 static uint64_t fnv64(const char *s, size_t n) {
@@ -523,11 +526,10 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
   fs.sites = ptx_sites_new();
   fs.modid = o->module_id ? o->module_id : fnv64(m->src, m->srclen);
   fs.scope = ptx_scope_scan(m, st);
-  /* per item: the functions and text written after it (ptx_func* first, then char*) */
-  ptx_vec *after = calloc((size_t)m->items.n + 1, sizeof *after);
+  beside *after = calloc((size_t)m->items.n + 1, sizeof *after);
   for (int i = 0; i < m->items.n; i++) {
     ptx_item *it = m->items.v[i];
-    if (it->kind == IT_FUNC && !it->func->is_decl) instrument_function(&fs, it->func, &after[i]);
+    if (it->kind == IT_FUNC && !it->func->is_decl) after[i] = instrument_function(&fs, it->func);
   }
   st->sites = ptx_sites_count(fs.sites);
   /* support code after the header directives, site table at the end */
@@ -544,17 +546,15 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
       placed = 1;
     }
     ptx_vec_push(&items, it);
-    /* the copies, then the facts text (the last entry, when there is a proven copy) */
-    for (int k = 0; k < after[i].n; k++) {
-      int text = k == 2;
-      ptx_item *c = text ? text_item(m, after[i].v[k]) : ptx_alloc(m->arena, sizeof *c);
-      if (!text) {
-        c->kind = IT_FUNC;
-        c->func = after[i].v[k];
-      }
+    ptx_func *copies[2] = {after[i].copy, after[i].proven};
+    for (int k = 0; k < 2; k++) {
+      if (!copies[k]) continue;
+      ptx_item *c = ptx_alloc(m->arena, sizeof *c);
+      c->kind = IT_FUNC;
+      c->func = copies[k];
       ptx_vec_push(&items, c);
     }
-    ptx_vec_free(&after[i]);
+    if (after[i].facts) ptx_vec_push(&items, text_item(m, after[i].facts));
   }
   free(after);
   if (!placed) ptx_vec_push(&items, text_item(m, ptx_support_text()));

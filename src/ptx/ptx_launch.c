@@ -94,19 +94,15 @@ ptx_lparams *ptx_launch_params(ptx_arena *a, const ptx_func *f) {
   return lp;
 }
 
-static const lparam *param_operand(const ptx_lparams *lp, const ptx_stmt *def, int *index, int64_t *imm);
-
 int ptx_launch_word(const ptx_fstate *fs, const ptx_stmt *def) {
   const ptx_lparams *lp = fs->lb_params;
-  if (!lp || !ptx_op_is(def, "ld") || !ptx_op_has(def, ".param") || ptx_op_has(def, ".v2") ||
-      ptx_op_has(def, ".v4") || !(ptx_op_has(def, ".u64") || ptx_op_has(def, ".b64") || ptx_op_has(def, ".s64")) ||
-      def->nopnd != 2)
-    return -1;
   int index;
-  int64_t imm;
-  const lparam *p = param_operand(lp, def, &index, &imm);
-  if (!p || imm < 0 || (uint64_t)imm + 8 > p->size || (p->off + (uint64_t)imm) % 8) return -1;
-  return (int)((p->off + (uint64_t)imm) / 8);
+  int64_t off;
+  if (ptx_op_has(def, ".v2") || ptx_op_has(def, ".v4") ||
+      !(ptx_op_has(def, ".u64") || ptx_op_has(def, ".b64") || ptx_op_has(def, ".s64")) ||
+      ptx_launch_param_at(lp, def, 8, &index, &off) < 0 || (lp->p[index].off + (uint64_t)off) % 8)
+    return -1;
+  return (int)((lp->p[index].off + (uint64_t)off) / 8);
 }
 
 /* [name] or [name+imm] of ld.param's address operand: the parameter and imm */

@@ -465,15 +465,6 @@ static int plan_check(ptx_proof *p, const ptx_check *c) {
   return 1;
 }
 
-static int unary(int op) {
-  return op == GSAN_FN_SHL || op == GSAN_FN_SHR || op == GSAN_FN_DIV || op == GSAN_FN_REM || op == GSAN_FN_AND ||
-         op == GSAN_FN_OR || op == GSAN_FN_CVT;
-}
-static int binary(int op) {
-  return op == GSAN_FN_ADD || op == GSAN_FN_SUB || op == GSAN_FN_MUL || op == GSAN_FN_MULWIDE || op == GSAN_FN_MIN ||
-         op == GSAN_FN_MAX;
-}
-
 /* Drops the nodes no fact reads (those of checks that did not become
  * facts, and what an idiom replaced): the runtime evaluates every node at
  * each launch it has not seen. Operands come before their users, so one
@@ -486,8 +477,9 @@ static void compact(ptx_proof *p) {
   for (int i = p->nnode - 1; i >= 0; i--) {
     const gsan_fact_node *x = &p->node[i];
     if (!map[i]) continue;
-    if (unary(x->op) || binary(x->op)) map[x->a] = 1;
-    if (binary(x->op)) map[x->b] = 1;
+    int n = gsan_fact_operands(x->op);
+    if (n >= 1) map[x->a] = 1;
+    if (n == 2) map[x->b] = 1;
   }
   int n = 0;
   for (int i = 0; i < p->nnode; i++) {
@@ -496,8 +488,9 @@ static void compact(ptx_proof *p) {
       continue;
     }
     gsan_fact_node x = p->node[i];
-    if (unary(x.op) || binary(x.op)) x.a = (uint16_t)map[x.a];
-    if (binary(x.op)) x.b = (uint16_t)map[x.b];
+    int k = gsan_fact_operands(x.op);
+    if (k >= 1) x.a = (uint16_t)map[x.a];
+    if (k == 2) x.b = (uint16_t)map[x.b];
     p->node[n] = x;
     map[i] = n++;
   }

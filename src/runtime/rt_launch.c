@@ -21,10 +21,6 @@
 #define KEPT 4096
 #define SLOTS (2 * KEPT)
 
-/* A kernel's proven copy and what decides it. Counted: the kept entry
- * holds one reference and each launch that copied it out another, so that
- * rt_launch_forget can drop it while a launch in another thread still reads
- * it; the last to let go frees it. */
 /* A launch's verdict (the first fact not shown, or -1), kept by a 128-bit
  * hash of all that the facts read: dimensions, dynamic shared bytes, the
  * parameters' bytes and the bounds of the pointer words they check. A
@@ -40,6 +36,10 @@ typedef struct verdict {
   int used;
 } verdict;
 
+/* A kernel's proven copy and what decides it. Counted: the kept entry
+ * holds one reference and each launch that copied it out another, so that
+ * rt_launch_forget can drop it while a launch in another thread still reads
+ * it; the last to let go frees it. */
 typedef struct proven_info {
   unsigned refs;
   CUfunction copy;    /* the proven copy (a CUkernel cast, like f) */
@@ -367,6 +367,16 @@ static int extra_buffer(void **extra, const unsigned char **bytes, size_t *size)
   return 0;
 }
 
+/* parameter word w of the launch (kernelParams, or the extra buffer of
+ * user_size bytes): 0 when no parameter holds it whole, or it lies past the
+ * buffer */
+static int read_word(const copy_info *c, void **args, const unsigned char *user, size_t user_size, unsigned w,
+                     uint64_t *out) {
+  if (w >= c->words || c->word[w].param == NO_PARAM || (!args && 8 * (size_t)w + 8 > user_size)) return 0;
+  memcpy(out, args ? (const unsigned char *)args[c->word[w].param] + c->word[w].at : user + 8 * w, 8);
+  return 1;
+}
+
 /* for print_stats: how many launches the copies served */
 static unsigned long long launches, copied, proven;
 
@@ -411,11 +421,7 @@ static int view_param(void *ctx, unsigned index, uint64_t off, unsigned bytes, u
 
 static int view_word(void *ctx, unsigned w, uint64_t *out) {
   const launch_view *v = ctx;
-  const copy_info *c = v->c;
-  if (w >= c->words || c->word[w].param == NO_PARAM) return 0;
-  if (!v->args && 8 * (size_t)w + 8 > v->user_size) return 0;
-  memcpy(out, v->args ? (const unsigned char *)v->args[c->word[w].param] + c->word[w].at : v->user + 8 * w, 8);
-  return 1;
+  return read_word(v->c, v->args, v->user, v->user_size, w, out);
 }
 
 /* the bounds the launch-bounds copy would check p against: its live
@@ -550,22 +556,6 @@ static int surely_not_captured(CUstream s) {
          c == CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
-static void prepare(rt_launch *l, const copy_info *c, void **args, void **extra, const rt_launch_dims *dims);
-
-void rt_launch_prepare(rt_launch *l, CUfunction f, void **args, void **extra, const rt_launch_dims *dims) {
-  __atomic_fetch_add(&launches, 1, __ATOMIC_RELAXED);
-  l->f = f;
-  l->args = args;
-  l->extra = extra;
-  /* both or neither given: the driver's error, or a kernel of no parameters */
-  if (!f || !rt_gsan.flags.launch_bounds || rt_gsan.forked || !rt_gsan_is_ready() || !args == !extra) return;
-  pthread_once(&ls.once, init);
-  copy_info c;
-  info_of(f, &c);
-  prepare(l, &c, args, extra, dims);
-  release(c.proven);
-}
-
 /* l's launch of c's copies, given the kernel's args or extra */
 static void prepare(rt_launch *l, const copy_info *c, void **args, void **extra, const rt_launch_dims *dims) {
   if (!c->copy) return;
@@ -576,10 +566,8 @@ static void prepare(rt_launch *l, const copy_info *c, void **args, void **extra,
   if (!d || !d->arena) return;
   gsan_launch_entry *e = (gsan_launch_entry *)(l->buf + (extra ? c->hidden : 0));
   for (unsigned w = 0; w < c->words; w++) {
-    uint64_t v = 0;
-    int have = c->word[w].param != NO_PARAM && (args || 8 * (size_t)w + 8 <= user_size);
-    if (have) memcpy(&v, args ? (const unsigned char *)args[c->word[w].param] + c->word[w].at : user + 8 * w, 8);
-    e[w] = have ? entry_of(d->arena, v) : (gsan_launch_entry){0, 0};
+    uint64_t v;
+    e[w] = read_word(c, args, user, user_size, w, &v) ? entry_of(d->arena, v) : (gsan_launch_entry){0, 0};
   }
   if (args) {
     memcpy(l->argv, args, c->nparams * sizeof *args);
@@ -627,4 +615,18 @@ static void prepare(rt_launch *l, const copy_info *c, void **args, void **extra,
   if (failing >= 0) return;
   l->f = c->proven->copy;
   __atomic_fetch_add(&proven, 1, __ATOMIC_RELAXED);
+}
+
+void rt_launch_prepare(rt_launch *l, CUfunction f, void **args, void **extra, const rt_launch_dims *dims) {
+  __atomic_fetch_add(&launches, 1, __ATOMIC_RELAXED);
+  l->f = f;
+  l->args = args;
+  l->extra = extra;
+  /* both or neither given: the driver's error, or a kernel of no parameters */
+  if (!f || !rt_gsan.flags.launch_bounds || rt_gsan.forked || !rt_gsan_is_ready() || !args == !extra) return;
+  pthread_once(&ls.once, init);
+  copy_info c;
+  info_of(f, &c);
+  prepare(l, &c, args, extra, dims);
+  release(c.proven);
 }

@@ -79,7 +79,7 @@ unsigned rt_facts_words(const rt_facts *f, const uint16_t **words) {
 static const char *check_node(const gsan_fact_node *all, unsigned i, unsigned nparams) {
   const gsan_fact_node *x = &all[i];
   if (!bits_ok(x->bits) || x->sgn > 1) return "a node's width or sign is invalid";
-  int unary = 0, binary = 0;
+  int n = gsan_fact_operands(x->op), unary = n == 1, binary = n == 2;
   switch (x->op) {
   case GSAN_FN_IMM: break;
   case GSAN_FN_PARAM:
@@ -91,24 +91,20 @@ static const char *check_node(const gsan_fact_node *all, unsigned i, unsigned np
   case GSAN_FN_SYM:
     if (x->imm < 0 || x->imm > 0xffff) return "a node names an invalid variable";
     break;
-  case GSAN_FN_ADD: case GSAN_FN_SUB: case GSAN_FN_MUL: case GSAN_FN_MIN: case GSAN_FN_MAX: binary = 1; break;
+  case GSAN_FN_ADD: case GSAN_FN_SUB: case GSAN_FN_MUL: case GSAN_FN_MIN: case GSAN_FN_MAX: break;
   case GSAN_FN_MULWIDE:
     if (x->bits < 16) return "a wide multiply is too narrow";
-    binary = 1;
     break;
   case GSAN_FN_SHL: case GSAN_FN_SHR:
     if (x->imm < 0 || x->imm >= x->bits) return "a node shifts by more than its width";
-    unary = 1;
     break;
   case GSAN_FN_DIV: case GSAN_FN_REM:
     if (x->imm <= 0) return "a node divides by a number that is not positive";
-    unary = 1;
     break;
   case GSAN_FN_AND: case GSAN_FN_OR:
     if (x->imm < 0) return "a node masks with a negative number";
-    unary = 1;
     break;
-  case GSAN_FN_CVT: unary = 1; break;
+  case GSAN_FN_CVT: break;
   default: return "a node's operation is unknown";
   }
   if ((unary || binary) && x->a >= i) return "a node's operand is not an earlier node";
@@ -126,10 +122,9 @@ static void mark_operands(const rt_facts *f, unsigned i, uint8_t *need) {
   if (need[i]) return;
   need[i] = 1;
   const gsan_fact_node *x = &f->node[i];
-  if (x->op >= GSAN_FN_ADD) mark_operands(f, x->a, need);
-  if (x->op == GSAN_FN_ADD || x->op == GSAN_FN_SUB || x->op == GSAN_FN_MUL || x->op == GSAN_FN_MULWIDE ||
-      x->op == GSAN_FN_MIN || x->op == GSAN_FN_MAX)
-    mark_operands(f, x->b, need);
+  int n = gsan_fact_operands(x->op);
+  if (n >= 1) mark_operands(f, x->a, need);
+  if (n == 2) mark_operands(f, x->b, need);
 }
 
 /* marks node i, and the operands a condition on it can narrow in turn
@@ -182,10 +177,8 @@ static int plan_groups(rt_facts *f) {
     *g = (group){x->cond0, x->nconds, f->norder, 0};
     for (unsigned v = 0; v < n; v++) {
       const gsan_fact_node *y = &f->node[v];
-      if (!moved[v] && y->op >= GSAN_FN_ADD)
-        moved[v] = moved[y->a] || ((y->op == GSAN_FN_ADD || y->op == GSAN_FN_SUB || y->op == GSAN_FN_MUL ||
-                                    y->op == GSAN_FN_MULWIDE || y->op == GSAN_FN_MIN || y->op == GSAN_FN_MAX) &&
-                                   moved[y->b]);
+      int k = gsan_fact_operands(y->op);
+      if (!moved[v] && k) moved[v] = moved[y->a] || (k == 2 && moved[y->b]);
       if (!moved[v] || !need[v]) continue;
       if (f->norder == cap) {
         cap = cap ? 2 * cap : 64;
@@ -317,9 +310,7 @@ static iv param(const rt_proof_launch *l, const gsan_fact_node *x) {
 
 /* the value of node x, its operands' values in a and b */
 static iv eval(const rt_proof_launch *l, const gsan_fact_node *x, iv a, iv b) {
-  int unary = x->op >= GSAN_FN_SHL && x->op != GSAN_FN_MIN && x->op != GSAN_FN_MAX;
-  int binary = x->op == GSAN_FN_ADD || x->op == GSAN_FN_SUB || x->op == GSAN_FN_MUL || x->op == GSAN_FN_MULWIDE ||
-               x->op == GSAN_FN_MIN || x->op == GSAN_FN_MAX;
+  int n = gsan_fact_operands(x->op), unary = n == 1, binary = n == 2;
   if ((unary || binary) && (!a.known || (binary && !b.known))) return UNKNOWN;
   if ((unary || binary) && (a.empty || (binary && b.empty))) return (iv){0, 0, NO_SYM, 1, 1};
   unsigned bits = x->bits, half = bits / 2;
@@ -395,10 +386,8 @@ static iv eval_node(const rt_facts *f, const rt_proof_launch *l, unsigned i, con
                     const unsigned *stamp, unsigned tag) {
   const gsan_fact_node *x = &f->node[i];
 #define OPND(k) (stamp && stamp[k] != tag ? plain[k] : v[k])
-  iv a = x->op >= GSAN_FN_ADD ? OPND(x->a) : UNKNOWN, b = UNKNOWN;
-  if (x->op == GSAN_FN_ADD || x->op == GSAN_FN_SUB || x->op == GSAN_FN_MUL || x->op == GSAN_FN_MULWIDE ||
-      x->op == GSAN_FN_MIN || x->op == GSAN_FN_MAX)
-    b = OPND(x->b);
+  int n = gsan_fact_operands(x->op);
+  iv a = n >= 1 ? OPND(x->a) : UNKNOWN, b = n == 2 ? OPND(x->b) : UNKNOWN;
 #undef OPND
   if (x->op == GSAN_FN_CVT && f->node[x->a].bits < x->bits && !a.empty && !fit(&a, f->node[x->a].bits, x->sgn))
     return UNKNOWN;
