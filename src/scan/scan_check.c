@@ -225,7 +225,7 @@ static const char *join_witness(const char *vars, const char *tail) {
   return scan_fmt("%s: %s", vars, tail);
 }
 
-/* "index 17 >= size 17" in elements where the sizes allow, else in bytes;
+/* "index 17 >= size 17 (4-byte elements: byte 68, size 68 bytes)" in elements and bytes where the sizes allow, else in bytes;
    counted from the allocation's start, which names it when the pointer does not */
 static const char *oob_tail(const scan_access *a, const uint64_t *values) {
   int64_t off = (int64_t)sx_eval(a->off, values);
@@ -234,8 +234,10 @@ static const char *oob_tail(const scan_access *a, const uint64_t *values) {
   unsigned el = a->elem;
   if (el && off % el == 0 && size % el == 0 && w == el) {
     const char *of = strcmp(a->base, r->name) && a->ctx >= 0 ? scan_fmt(" of '%s'", r->name) : "";
-    if (off < 0) return scan_fmt("index %lld%s < 0", (long long)(off / el), of);
-    return scan_fmt("index %lld%s >= size %llu", (long long)(off / el), of, (unsigned long long)(size / el));
+    /* both units: the elements as indexed, the bytes the allocation was asked for */
+    const char *bytes = scan_fmt("%u-byte elements: byte %lld, size %llu bytes", el, (long long)off, (unsigned long long)size);
+    if (off < 0) return scan_fmt("index %lld%s < 0 (%s)", (long long)(off / el), of, bytes);
+    return scan_fmt("index %lld%s >= size %llu (%s)", (long long)(off / el), of, (unsigned long long)(size / el), bytes);
   }
   if (off < 0) return scan_fmt("byte offset %lld < 0", (long long)off);
   if (!off) return scan_fmt("%llu bytes > size %llu bytes", (unsigned long long)w, (unsigned long long)size);

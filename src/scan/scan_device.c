@@ -96,19 +96,14 @@ static void use_of(interp *H, val p, CXCursor at, const char *what) {
   VEC_PUSH(M.uses, u);
 }
 
-void launch(interp *H, CXCursor call, CXCursor config) {
-  CXCursor callee = clang_getCursorReferenced(call);
+/* a launch of kernel 'callee' at 'call' with the configuration cfg (grid,
+   block, dynamic shared bytes; cfg_at where each was written, or null) and
+   the argument values args (arg_at where each was written) */
+static void launch_run(interp *H, CXCursor callee, CXCursor call, const val cfg[3], const CXCursor cfg_at[3],
+                       const val *args, const CXCursor *arg_at, int na) {
   const char *kname = cur_name(callee);
   scan_loc site = cur_loc(call);
-  int nc = clang_Cursor_getNumArguments(config);
-  val cfg[3];
-  for (int i = 0; i < 3; i++) {
-    cfg[i] = i < nc ? ev(H, clang_Cursor_getArgument(config, (unsigned)i)) : v_int(sx_const(64, 0));
-  }
-  val *args;
-  int na = call_args(H, call, callee, &args);
-  for (int i = 0; i < na; i++)
-    use_of(H, args[i], clang_Cursor_getArgument(call, (unsigned)i), scan_fmt("passed to kernel '%s'", kname));
+  for (int i = 0; i < na; i++) use_of(H, args[i], arg_at[i], scan_fmt("passed to kernel '%s'", kname));
   if (sx_is_false(H->reach)) return;
   CXCursor def = unit_definition(callee);
   if (clang_Cursor_isNull(def)) return;
@@ -121,8 +116,8 @@ void launch(interp *H, CXCursor call, CXCursor config) {
   int ctx = new_launch(kname, site, false);
   scan_launch *L = &M.launches.v[ctx];
   const sx *g[3], *b[3];
-  dims_of(cfg[0], clang_Cursor_getArgument(config, 0), g);
-  dims_of(cfg[1], clang_Cursor_getArgument(config, 1), b);
+  dims_of(cfg[0], cfg_at[0], g);
+  dims_of(cfg[1], cfg_at[1], b);
   for (int a = 0; a < 3; a++) {
     scan_var_fact(L->grid[a], sx_bin(SX_EQ, sx_var(L->grid[a]), g[a]));
     scan_var_fact(L->block[a], sx_bin(SX_EQ, sx_var(L->block[a]), b[a]));
@@ -143,6 +138,98 @@ void launch(interp *H, CXCursor call, CXCursor config) {
   K.device = true;
   K.ctx = ctx;
   call_user(&K, def, args, na, call);
+}
+
+void launch(interp *H, CXCursor call, CXCursor config) {
+  CXCursor callee = clang_getCursorReferenced(call);
+  int nc = clang_Cursor_getNumArguments(config);
+  val cfg[3];
+  CXCursor cfg_at[3];
+  for (int i = 0; i < 3; i++) {
+    cfg_at[i] = i < nc ? clang_Cursor_getArgument(config, (unsigned)i) : config;
+    cfg[i] = i < nc ? ev(H, cfg_at[i]) : v_int(sx_const(64, 0));
+  }
+  val *args;
+  int na = call_args(H, call, callee, &args);
+  CXCursor *arg_at = scan_alloc(((size_t)na + 1) * sizeof *arg_at);
+  for (int i = 0; i < na; i++) arg_at[i] = clang_Cursor_getArgument(call, (unsigned)i);
+  launch_run(H, callee, call, cfg, cfg_at, args, arg_at, na);
+}
+
+/* below casts: (void *)k, reinterpret_cast<const void *>(&k) */
+static CXCursor strip_casts(CXCursor c) {
+  for (;;) {
+    c = cur_strip(c);
+    enum CXCursorKind k = kind(c);
+    CXCursor *kids;
+    int n = cur_children(c, &kids);
+    if ((k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXReinterpretCastExpr ||
+         k == CXCursor_CXXConstCastExpr || k == CXCursor_CXXFunctionalCastExpr) && n >= 1) {
+      c = kids[n - 1];
+    } else if (k == CXCursor_UnaryOperator && n == 1 && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf &&
+               clang_getCursorType(kids[0]).kind == CXType_FunctionProto) {
+      c = kids[0];
+    } else {
+      return c;
+    }
+  }
+}
+
+/* the kernel's arguments of cudaLaunchKernel(k, grid, block, args, ...):
+   'args' is an array initialised with the arguments' addresses
+   (void *args[] = {&d, &n}); each argument is the value its address points to
+   at the launch. False where it is another expression. */
+static bool api_args(interp *H, CXCursor at, CXCursor kernel, val **out, CXCursor **out_at, int *na) {
+  CXCursor a = strip_casts(at);
+  if (kind(a) != CXCursor_DeclRefExpr) return false;
+  CXCursor d = clang_getCursorReferenced(a);
+  if (kind(d) != CXCursor_VarDecl || ct_of(clang_getCursorType(d)).k != CT_ARRAY) return false;
+  CXCursor init = cur_strip(clang_Cursor_getVarDeclInitializer(d));
+  CXCursor *el;
+  int n = kind(init) == CXCursor_InitListExpr ? cur_children(init, &el) : -1;
+  int np = clang_Cursor_getNumArguments(kernel);
+  if (n < 0 || n != np) return false;
+  val *v = scan_alloc(((size_t)n + 1) * sizeof *v);
+  CXCursor *w = scan_alloc(((size_t)n + 1) * sizeof *w);
+  for (int i = 0; i < n; i++) {
+    CXCursor e = strip_casts(el[i]), *x;
+    if (kind(e) != CXCursor_UnaryOperator || clang_getCursorUnaryOperatorKind(e) != CXUnaryOperator_AddrOf ||
+        cur_children(e, &x) != 1)
+      return false;
+    CXCursor pa = clang_Cursor_getArgument(kernel, (unsigned)i);
+    w[i] = x[0];
+    v[i] = v_conv(ev(H, x[0]), clang_getCursorType(x[0]), clang_getCursorType(pa), cur_loc(x[0]));
+  }
+  *out = v;
+  *out_at = w;
+  *na = n;
+  return true;
+}
+
+bool launch_api(interp *H, CXCursor call, const char *name) {
+  if (strcmp(name, "cudaLaunchKernel") && strcmp(name, "cudaLaunchCooperativeKernel")) return false;
+  int n = clang_Cursor_getNumArguments(call);
+  if (n < 4) return false;
+  CXCursor k = strip_casts(clang_Cursor_getArgument(call, 0));
+  CXCursor callee = kind(k) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(k) : clang_getNullCursor();
+  val cfg[3];
+  CXCursor cfg_at[3];
+  for (int i = 0; i < 3; i++) {
+    cfg_at[i] = i < 2 ? clang_Cursor_getArgument(call, (unsigned)i + 1) : n > 4 ? clang_Cursor_getArgument(call, 4) : call;
+    cfg[i] = i < 2 || n > 4 ? ev(H, cfg_at[i]) : v_int(sx_const(64, 0));
+  }
+  val *args;
+  CXCursor *arg_at;
+  int na;
+  if (clang_Cursor_isNull(callee) || kind(callee) != CXCursor_FunctionDecl ||
+      !api_args(H, clang_Cursor_getArgument(call, 3), callee, &args, &arg_at, &na)) {
+    /* not a kernel and arguments the model follows: the kernel, if named,
+       is analysed with no launch */
+    ev(H, clang_Cursor_getArgument(call, 3));
+    return true;
+  }
+  launch_run(H, callee, call, cfg, cfg_at, args, arg_at, na);
+  return true;
 }
 
 void run_free(CXCursor fn) {

@@ -969,6 +969,16 @@ static val ev_node(interp *I, CXCursor e) {
     if (n == 1 && ct_of(t).k != CT_ARRAY) return ev(I, k[0]);
     return v_none();
   case CXCursor_CXXThisExpr: return v_unknown_ptr("the pointer is 'this'");
+  case CXCursor_StmtExpr: {
+    /* ({ s1; ...; e; }): the statements, then the last one's value */
+    CXCursor *b;
+    int nb = n == 1 && kind(k[0]) == CXCursor_CompoundStmt ? cur_children(k[0], &b) : 0;
+    for (int i = 0; i + 1 < nb && !sx_is_false(I->reach); i++) exec(I, b[i]);
+    if (nb == 0 || sx_is_false(I->reach)) return v_opaque(t, loc, "the statement expression has no value");
+    if (clang_isExpression(kind(b[nb - 1]))) return ev(I, b[nb - 1]);
+    exec(I, b[nb - 1]);
+    return v_none();
+  }
   default: break;
   }
   for (int i = 0; i < n; i++)

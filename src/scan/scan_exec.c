@@ -477,6 +477,14 @@ static void switch_item(sw_ctx *w, CXCursor s, const sx *R, env *entry) {
   if (n >= 1) switch_item(w, k[n - 1], R, entry);
 }
 
+/* after a switch or a once-through body: the paths that broke out join the
+   fall-through path, with their bindings */
+static void join_breaks(interp *I, jump *j, scan_loc at) {
+  if (!j->brk_env) return;
+  I->env = sx_is_false(I->reach) ? j->brk_env : env_merge(I->reach, I->env, j->brk_env, at);
+  I->reach = sx_or(I->reach, j->brk);
+}
+
 static void exec_switch(interp *I, CXCursor s) {
   CXCursor *k;
   int n = cur_children(s, &k);
@@ -507,10 +515,18 @@ static void exec_switch(interp *I, CXCursor s) {
     I->env = sx_is_false(I->reach) ? env_copy(entry) : env_merge(I->reach, I->env, env_copy(entry), cur_loc(s));
     I->reach = sx_or(I->reach, none);
   }
-  if (j.brk_env) {
-    I->env = sx_is_false(I->reach) ? j.brk_env : env_merge(I->reach, I->env, j.brk_env, cur_loc(s));
-    I->reach = sx_or(I->reach, j.brk);
-  }
+  join_breaks(I, &j, cur_loc(s));
+}
+
+/* do { ... } while (0): the body once, as error-checking macros wrap a
+   statement; break and continue both leave it, with their bindings */
+static void exec_once(interp *I, CXCursor s, CXCursor body) {
+  jump j;
+  push_jump(I, &j, false);
+  j.once = true;
+  exec(I, body);
+  I->jmp = j.up;
+  join_breaks(I, &j, cur_loc(s));
 }
 
 static void exec_break(interp *I, bool is_break) {
@@ -518,9 +534,9 @@ static void exec_break(interp *I, bool is_break) {
   if (!is_break)
     while (j && j->is_switch) j = j->up;
   if (!j) return;
-  if (is_break) {
+  if (is_break || j->once) {
     j->brk = sx_or(j->brk, I->reach);
-    if (j->is_switch)
+    if (j->is_switch || j->once)
       j->brk_env = j->brk_env ? env_merge(I->reach, I->env, j->brk_env, (scan_loc){0}) : env_copy(I->env);
   } else {
     j->cont = sx_or(j->cont, I->reach);
@@ -652,9 +668,16 @@ val call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call
   I->fr = f0;
   I->jmp = j0;
   const sx *fall = I->reach;
-  val v = ct_of(rt).k == CT_VOID ? v_none() : v_opaque(rt, loc, scan_fmt("'%s' ends without returning a value", name));
+  /* the value: the last return's where no path falls off the end, each
+     earlier return's under the path it was taken on */
+  size_t nr = fr.rets.n;
+  val v;
+  if (ct_of(rt).k == CT_VOID) v = v_none();
+  else if (sx_is_false(fall) && nr > 0) v = fr.rets.v[--nr].v;
+  else v = v_opaque(rt, loc, scan_fmt("'%s' ends without returning a value", name));
   const sx *exits = fall;
-  for (size_t i = fr.rets.n; i-- > 0;) {
+  if (nr < fr.rets.n) exits = sx_or(exits, fr.rets.v[nr].reach);
+  for (size_t i = nr; i-- > 0;) {
     v = v_merge(fr.rets.v[i].reach, fr.rets.v[i].v, v, loc);
     exits = sx_or(exits, fr.rets.v[i].reach);
   }
@@ -701,6 +724,15 @@ const char *nest_enter(interp *I, CXCursor at) {
 void nest_leave(void) { nest--; }
 
 static void exec_stmt(interp *I, CXCursor s);
+
+/* a condition the compiler folds to false (while (0), while (false)) */
+static bool const_false(CXCursor cond) {
+  CXEvalResult r = clang_Cursor_Evaluate(cond);
+  if (!r) return false;
+  bool f = clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
+  clang_EvalResult_dispose(r);
+  return f;
+}
 
 void exec(interp *I, CXCursor s) {
   if (sx_is_false(I->reach) || nest_enter(I, s)) return;
@@ -754,7 +786,8 @@ static void exec_stmt(interp *I, CXCursor s) {
     if (n >= 2) exec_loop(I, s, clang_getNullCursor(), k[n - 2], clang_getNullCursor(), k[n - 1], false, false);
     return;
   case CXCursor_DoStmt:
-    if (n == 2) exec_loop(I, s, clang_getNullCursor(), k[1], clang_getNullCursor(), k[0], false, true);
+    if (n == 2 && const_false(k[1])) exec_once(I, s, k[0]);
+    else if (n == 2) exec_loop(I, s, clang_getNullCursor(), k[1], clang_getNullCursor(), k[0], false, true);
     return;
   case CXCursor_CXXForRangeStmt: exec_range_for(I, s); return;
   case CXCursor_SwitchStmt: exec_switch(I, s); return;

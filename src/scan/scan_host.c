@@ -165,6 +165,10 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
       scan_var_fact((int)out->e->k, sx_bin(SX_ULE, out->e, a[2].e));
     return true;
   }
+  if (launch_api(I, call, name)) {
+    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    return true;
+  }
   bool managed = !strcmp(name, "cudaMallocManaged"), pinned = !strcmp(name, "cudaMallocHost") || !strcmp(name, "cudaHostAlloc");
   if (!strcmp(name, "cudaMalloc") || !strcmp(name, "cudaMallocAsync") || managed || pinned) {
     n = call_args(I, call, callee, &a);

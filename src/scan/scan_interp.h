@@ -74,6 +74,7 @@ typedef struct jump {
   const sx *brk, *cont;  /* reach at break / continue */
   env *brk_env;          /* switch: the bindings at each break, joined */
   bool is_switch;
+  bool once;             /* do { } while (0): continue leaves too */
   struct jump *up;
 } jump;
 
@@ -154,6 +155,9 @@ void host_delete(interp *I, CXCursor e);
 /* ---- kernels (scan_device.c) ---- */
 bool is_launch(CXCursor call, CXCursor *config);
 void launch(interp *H, CXCursor call, CXCursor config);
+/* cudaLaunchKernel and cudaLaunchCooperativeKernel: a launch where the kernel and its
+   argument array are ones the model follows; true if 'name' is one of them */
+bool launch_api(interp *H, CXCursor call, const char *name);
 /* a kernel (or device function) with no launch seen: an arbitrary launch */
 void run_free(CXCursor fn);
 /* threadIdx.x and the like; false when e is not one */

@@ -16,7 +16,7 @@ __global__ void scale(T *a, T s, int n) {
   tile[threadIdx.x] = i < n ? a[i] : T(0);
   // CHECK: note: shared array 'tile' declared here with size 128 * 4 bytes
   // CHECK: note: kernel 'scale' launched here
-  // CHECK: note: witness: c.n=1024, c.threads=129, blockDim.x=129, threadIdx.x=128: index 128 >= size 128
+  // CHECK: note: witness: c.n=1024, c.threads=257, blockDim.x=257, threadIdx.x=256: index 256 >= size 128 (4-byte elements: byte 1024, size 512 bytes)
   __syncthreads();
   // CHECK: template_helpers.cu:[[@LINE+2]]:21: warning: out-of-bounds read of 'tile' [gsan-scan-oob]
   // CHECK: note: witness: c.n=511, c.threads=512, gridDim.x=1, blockDim.x=512, blockIdx.x=0, threadIdx.x=254: index 254 >= size 128

@@ -40,7 +40,7 @@ __global__ void uses_goto(float *a, int n) { with_goto(a, n); }
 
 __global__ void never_launched(float *a) {
   __shared__ float s[64];
-  // CHECK: unknowns.cu:[[@LINE+1]]:3: remark: cannot decide whether the write to 's' stays in bounds: 'never_launched' has no launch in the analysed code; under some launch: blockDim.x={{[0-9]+}}, threadIdx.x={{[0-9]+}}: index {{[0-9]+}} >= size 64 [gsan-scan-unknown]
+  // CHECK: unknowns.cu:[[@LINE+1]]:3: remark: cannot decide whether the write to 's' stays in bounds: 'never_launched' has no launch in the analysed code; under some launch: blockDim.x={{[0-9]+}}, threadIdx.x={{[0-9]+}}: index {{[0-9]+}} >= size 64 (4-byte elements: byte {{[0-9]+}}, size 256 bytes) [gsan-scan-unknown]
   s[threadIdx.x] = 0.0f;
   // this one is safe under any launch
   s[threadIdx.x % 64] = 1.0f;
