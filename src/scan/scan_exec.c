@@ -88,6 +88,7 @@ typedef struct {
   bool geometric;    /* *=, <<=, /=, >>= */
   int shift;         /* geometric by a power of two: the bits per step, else -1 */
   const sx *step;    /* additive steps: the amount, at the counter's width */
+  const sx *assumed; /* what the model assumes of a signed step (it is positive), or NULL */
 } ivinfo;
 
 static val *binding(interp *I, CXCursor d, unsigned *frame) {
@@ -154,16 +155,24 @@ static bool as_step(interp *I, CXCursor s, cursor_vec *mods, ivinfo *iv) {
   int op = kind(s) == CXCursor_CompoundAssignOperator || kind(s) == CXCursor_BinaryOperator
                ? (int)clang_getCursorBinaryOperatorKind(s) : -1;
   if (op == CXBinaryOperator_Assign) {
-    /* i = i + e, i = e + i, i = i - e */
+    /* i = i + e, i = e + i, i = i - e, and the same for *, <<, /, >> */
     CXCursor r = cur_strip(rhs);
     CXCursor *rk;
     if (kind(r) != CXCursor_BinaryOperator || cur_children(r, &rk) != 2) return false;
     int rop = (int)clang_getCursorBinaryOperatorKind(r);
-    if (rop != CXBinaryOperator_Add && rop != CXBinaryOperator_Sub) return false;
+    bool commutes = rop == CXBinaryOperator_Add || rop == CXBinaryOperator_Mul;
+    switch (rop) {
+    case CXBinaryOperator_Add: op = CXBinaryOperator_AddAssign; break;
+    case CXBinaryOperator_Sub: op = CXBinaryOperator_SubAssign; break;
+    case CXBinaryOperator_Mul: op = CXBinaryOperator_MulAssign; break;
+    case CXBinaryOperator_Div: op = CXBinaryOperator_DivAssign; break;
+    case CXBinaryOperator_Shl: op = CXBinaryOperator_ShlAssign; break;
+    case CXBinaryOperator_Shr: op = CXBinaryOperator_ShrAssign; break;
+    default: return false;
+    }
     if (clang_equalCursors(base_var(rk[0]), iv->var)) rhs = rk[1];
-    else if (rop == CXBinaryOperator_Add && clang_equalCursors(base_var(rk[1]), iv->var)) rhs = rk[0];
+    else if (commutes && clang_equalCursors(base_var(rk[1]), iv->var)) rhs = rk[0];
     else return false;
-    op = rop == CXBinaryOperator_Add ? CXBinaryOperator_AddAssign : CXBinaryOperator_SubAssign;
   }
   if (!loop_invariant(rhs, mods)) return false;
   val sv = ev(I, rhs);
@@ -181,7 +190,9 @@ static bool as_step(interp *I, CXCursor s, cursor_vec *mods, ivinfo *iv) {
       iv->dir = -iv->dir;
       step = sx_const(vt.w, (uint64_t)-sc);
     } else if (!cst && st.sgn) {
-      return false; /* a signed step of unknown sign */
+      /* a signed step of unknown sign (int stride = blockDim.x * gridDim.x):
+         the loop is taken to move the way its operator says */
+      iv->assumed = sx_bin(SX_SLT, sx_const(vt.w, 0), step);
     } else if (cst && !sc) {
       return false;
     }
@@ -212,8 +223,8 @@ static bool mentions(CXCursor e, CXCursor d) {
 /* a while loop's counter: stepped by one top-level statement of the body and
    changed nowhere else in it */
 static bool while_step(interp *I, CXCursor cond, CXCursor body, cursor_vec *mods, ivinfo *iv) {
-  CXCursor *k;
-  int n = kind(body) == CXCursor_CompoundStmt ? cur_children(body, &k) : 0;
+  CXCursor *k, one[1] = {body};
+  int n = kind(body) == CXCursor_CompoundStmt ? cur_children(body, &k) : (k = one, 1);
   for (int i = n - 1; i >= 0; i--) {
     ivinfo t;
     if (!as_step(I, k[i], mods, &t) || !mentions(cond, t.var)) continue;
@@ -314,6 +325,19 @@ static const sx *iv_facts(const ivinfo *iv, const sx *L, const sx *start) {
   return sgn ? sx_or(sx_bin(SX_SLT, start, zero), f) : f;
 }
 
+/* the counter as a fresh variable bound in the loop's frame: the facts every
+   value it takes satisfies (from its start, in whole steps); with exit_why,
+   the value it leaves the loop with, an opaque value for that reason */
+static const sx *counter(const ivinfo *iv, const sx *start, unsigned frame, interp *I, int *id, const char *exit_why) {
+  ctype t = ct_of(clang_getCursorType(iv->var));
+  *id = scan_var_new(exit_why ? VK_OPAQUE : VK_LOOP, exit_why ? "?" : cur_name(iv->var), t.w, t.sgn, cur_loc(iv->var));
+  if (exit_why) scan_var_get(*id)->why = exit_why;
+  const sx *L = sx_var(*id);
+  env_put(I->env, frame, iv->var, v_int(L));
+  const sx *f = iv_facts(iv, L, start);
+  return iv->assumed ? sx_and(f, iv->assumed) : f;
+}
+
 static void push_jump(interp *I, jump *j, bool is_switch) {
   memset(j, 0, sizeof *j);
   j->brk = j->cont = sx_false();
@@ -336,18 +360,16 @@ static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CX
   I->env = env_copy(pre);
   ivinfo iv;
   bool has_iv = !is_do && find_iv(I, is_for, cond, inc, body, &mods, &iv);
-  const sx *facts = sx_true();
+  const sx *facts = sx_true(), *start = NULL;
+  unsigned ivf = 0;
   if (has_iv) {
-    unsigned f;
-    val *b = binding(I, iv.var, &f);
+    val *b = binding(I, iv.var, &ivf);
     if (!b || b->k != V_INT) {
       has_iv = false;
     } else {
-      ctype t = ct_of(clang_getCursorType(iv.var));
-      int id = scan_var_new(VK_LOOP, cur_name(iv.var), t.w, t.sgn, cur_loc(iv.var));
-      const sx *L = sx_var(id);
-      facts = iv_facts(&iv, L, b->e);
-      env_put(I->env, f, iv.var, v_int(L));
+      start = b->e;
+      int id;
+      facts = counter(&iv, start, ivf, I, &id, NULL);
     }
   }
   havoc(I, &mods, has_iv ? iv.var : clang_getNullCursor(), loc, "'%s' is changed by the loop at line %u");
@@ -365,11 +387,32 @@ static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CX
     ev(I, cond);
   }
   I->jmp = j.up;
-  /* after the loop: what it changed has some value the model does not know */
+  /* after the loop: what it changed has some value the model does not know,
+     but for a counter of a loop left only through its condition: a value the
+     counter takes (its facts) at which the condition fails
+     (while ((n & 31) != 0) n++; leaves n a multiple of 32, at least its start) */
   I->env = env_copy(pre);
-  havoc(I, &mods, clang_getNullCursor(), loc, "'%s' has the value the loop at line %u leaves");
   bool forever = null(cond) || sx_is_true(c);
+  bool exit_value = has_iv && !forever && sx_is_false(j.brk);
+  havoc(I, &mods, exit_value ? iv.var : clang_getNullCursor(), loc, "'%s' has the value the loop at line %u leaves");
   I->reach = forever && !is_do ? sx_and(entry, j.brk) : entry;
+  if (exit_value) {
+    /* The facts hold of the exit value but do not make it: it is the first
+       value at which the condition fails, which they do not say. So it is an
+       opaque value bounded by them: they prove accesses safe, and a question
+       they leave open is an unknown, never a finding. The condition once
+       more, at that value, for its value only: its accesses were recorded in
+       the loop. Facts of the variable, so that a question takes them only
+       where it depends on the counter */
+    int id;
+    const sx *at_exit = counter(&iv, start, ivf, I, &id,
+                                scan_fmt("'%s' has the value the loop at line %u leaves", cur_name(iv.var), loc.line));
+    size_t na = M.accesses.n, nu = M.uses.n;
+    const sx *fails = sx_not(v_cond(ev(I, cond), loc));
+    M.accesses.n = na;
+    M.uses.n = nu;
+    scan_var_fact(id, sx_and(at_exit, fails));
+  }
 }
 
 static void exec_range_for(interp *I, CXCursor s) {

@@ -54,6 +54,12 @@ static CXTranslationUnit parse_with(CXIndex idx, const char *file, struct CXUnsa
     VEC_PUSH(args, scan_fmt("%s/cuda-include", o->data_dir));
   } else {
     VEC_PUSH(args, scan_fmt("--cuda-path=%s", o->cuda_path));
+    /* CUDA 13 keeps CUB, Thrust and libcu++ apart, where nvcc finds them itself */
+    const char *cccl = scan_fmt("%s/include/cccl", o->cuda_path);
+    if (access(cccl, R_OK) == 0) {
+      VEC_PUSH(args, "-isystem");
+      VEC_PUSH(args, cccl);
+    }
   }
   for (int i = 0; i < nflags; i++) VEC_PUSH(args, flags[i]);
   CXTranslationUnit tu = NULL;

@@ -196,6 +196,45 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
     *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
     return true;
   }
+  if (!strcmp(name, "make_cudaExtent") && ct_of(rt).k == CT_REC) {
+    /* the extent's fields as given: width in bytes, height and depth in rows and slices */
+    n = call_args(I, call, callee, &a);
+    static const char *const fields[3] = {"width", "height", "depth"};
+    val r = v_opaque(rt, loc, "the extent is not one the model follows");
+    for (int i = 0; i < 3 && i < n && r.k == V_REC; i++) {
+      val f = rec_get(r, scan_intern(fields[i]));
+      if (a[i].k == V_INT && f.k == V_INT) r = rec_set(r, scan_intern(fields[i]), v_int(sx_ext(SX_ZEXT, a[i].e, f.e->w)));
+    }
+    *out = r;
+    return true;
+  }
+  if (!strcmp(name, "cudaMalloc3D")) {
+    /* pitch * height * depth bytes; the cudaPitchedPtr gets the pointer, the
+       pitch (as for cudaMallocPitch) and the extent's width and height */
+    n = call_args(I, call, callee, &a);
+    val w = n >= 2 && a[1].k == V_REC ? rec_get(a[1], scan_intern("width")) : v_none();
+    val h = n >= 2 && a[1].k == V_REC ? rec_get(a[1], scan_intern("height")) : v_none();
+    val d = n >= 2 && a[1].k == V_REC ? rec_get(a[1], scan_intern("depth")) : v_none();
+    if (a[0].k == V_ADDR && w.k == V_INT && h.k == V_INT && d.k == V_INT) {
+      const char *pn = scan_fmt("%s.pitch", lv_name(a[0].addr));
+      int pv = scan_var_new(VK_RUNTIME, pn, 64, false, loc);
+      const sx *pitch = sx_var(pv), *wb = size64(w);
+      scan_var_fact(pv, sx_bin(SX_ULE, wb, pitch));
+      scan_var_fact(pv, sx_bin(SX_ULE, pitch, sx_bin(SX_ADD, wb, sx_const(64, 1023))));
+      scan_var_fact(pv, sx_bin(SX_ULE, wb, sx_const(64, 1ull << 40)));
+      const sx *size = sx_bin(SX_MUL, sx_bin(SX_MUL, pitch, size64(h)), size64(d));
+      val p = alloc(RG_PITCHED, call, clang_getNullCursor(), size, lv_name(a[0].addr));
+      model_reg(p.region)->size_text = scan_fmt("%s * height * depth of %s", pn, cur_text(arg(call, 1)));
+      val r = v_opaque(a[0].addr->type, loc, "the pitched pointer is not one the model follows");
+      r = rec_set(r, scan_intern("ptr"), p);
+      r = rec_set(r, scan_intern("pitch"), v_int(pitch));
+      r = rec_set(r, scan_intern("xsize"), v_int(wb));
+      r = rec_set(r, scan_intern("ysize"), v_int(size64(h)));
+      lv_store(I, a[0].addr, r, call);
+    }
+    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    return true;
+  }
   if (!strcmp(name, "malloc") || !strcmp(name, "calloc") || !strcmp(name, "aligned_alloc") || !strcmp(name, "realloc")) {
     n = call_args(I, call, callee, &a);
     val size = !strcmp(name, "malloc") ? a[0] : n >= 2 ? a[1] : v_none();
