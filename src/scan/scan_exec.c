@@ -804,17 +804,18 @@ static void exec_stmt(interp *I, CXCursor s) {
     unsigned semi[2] = {0, 0};
     CXToken *toks;
     unsigned nt;
-    clang_tokenize(front_tu, clang_getCursorExtent(s), &toks, &nt);
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(s);
+    clang_tokenize(tu, clang_getCursorExtent(s), &toks, &nt);
     int depth = 0, found = 0;
     for (unsigned t = 0; t < nt && found < 2; t++) {
-      CXString ts = clang_getTokenSpelling(front_tu, toks[t]);
+      CXString ts = clang_getTokenSpelling(tu, toks[t]);
       const char *tx = clang_getCString(ts);
       if (!strcmp(tx, "(")) depth++;
       else if (!strcmp(tx, ")")) depth--;
-      else if (!strcmp(tx, ";") && depth == 1) clang_getExpansionLocation(clang_getTokenLocation(front_tu, toks[t]), NULL, NULL, NULL, &semi[found++]);
+      else if (!strcmp(tx, ";") && depth == 1) clang_getExpansionLocation(clang_getTokenLocation(tu, toks[t]), NULL, NULL, NULL, &semi[found++]);
       clang_disposeString(ts);
     }
-    clang_disposeTokens(front_tu, toks, nt);
+    clang_disposeTokens(tu, toks, nt);
     for (int i = 0; i < n - 1; i++) {
       unsigned off;
       clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(k[i])), NULL, NULL, NULL, &off);

@@ -160,7 +160,7 @@ char *cur_text(CXCursor c) {
   clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
   clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
   size_t size = 0;
-  const char *buf = f1 && clang_File_isEqual(f1, f2) ? clang_getFileContents(front_tu, f1, &size) : NULL;
+  const char *buf = f1 && clang_File_isEqual(f1, f2) ? clang_getFileContents(clang_Cursor_getTranslationUnit(c), f1, &size) : NULL;
   if (!buf || o2 <= o1 || o2 > size) return scan_strdup(cur_name(c));
   scan_buf b = {0};
   bool space = false;
@@ -237,24 +237,25 @@ bool cur_has_attr(CXCursor c, enum CXCursorKind attr) {
 }
 
 const char *cur_member_token(CXCursor c) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
   CXToken *toks = NULL;
   unsigned n = 0;
-  clang_tokenize(front_tu, clang_getCursorExtent(c), &toks, &n);
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
   const char *r = NULL;
   if (n) {
-    CXString s = clang_getTokenSpelling(front_tu, toks[n - 1]);
+    CXString s = clang_getTokenSpelling(tu, toks[n - 1]);
     const char *t = clang_getCString(s);
     if (!strcmp(t, "x") || !strcmp(t, "y") || !strcmp(t, "z")) r = scan_intern(t);
     clang_disposeString(s);
   }
-  clang_disposeTokens(front_tu, toks, n);
+  clang_disposeTokens(tu, toks, n);
   if (r) return r;
   /* written through a macro: read the member where the expression was spelt */
   CXFile f;
   unsigned off;
   clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &f, NULL, NULL, &off);
   size_t size = 0;
-  const char *buf = f ? clang_getFileContents(front_tu, f, &size) : NULL;
+  const char *buf = f ? clang_getFileContents(tu, f, &size) : NULL;
   for (unsigned i = off; buf && i > 0 && i <= size; i--) {
     char ch = buf[i - 1];
     if (ch == 'x' || ch == 'y' || ch == 'z') {

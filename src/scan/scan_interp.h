@@ -168,12 +168,16 @@ int device_array(interp *I, CXCursor decl, CXType t);
 val device_partition(interp *I, CXCursor decl, val v);
 int launch_count(CXCursor kernel);
 
-/* ---- the whole unit (scan_unit.c) ---- */
+/* ---- the whole program (scan_unit.c) ---- */
 unsigned unit_frame(void); /* a fresh frame id */
 void unit_reset(void);     /* scan_reset's share */
 void unit_entered(CXCursor def); /* the interpreter runs def's body */
-void unit_analyse(scan_tu *t);
-/* the definition of a function in user code, or a null cursor */
+/* which of the n units are one program: program[i] is the same for units the
+   linker would join (one names a function only the other defines) */
+void unit_programs(scan_tu *t, int n, int *program);
+/* the n translation units of one program, analysed together */
+void unit_analyse(scan_tu *t, int n);
+/* the definition of a function in user code, in any unit of the program, or a null cursor */
 CXCursor unit_definition(CXCursor callee);
 
 #endif

@@ -169,6 +169,7 @@ int main(int argc, char **argv) {
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
   unsigned accesses = 0;
   int status = 0;
+  VEC(scan_tu) tus = {0};
   for (size_t i = 0; i < files.n; i++) {
     str_vec ff = {0};
     if (cdb) {
@@ -185,11 +186,25 @@ int main(int argc, char **argv) {
       status = 2;
       continue;
     }
-    reset_model();
-    unit_analyse(&tu);
-    accesses += check_all();
-    front_dispose(&tu);
+    VEC_PUSH(tus, tu);
   }
+  /* the files that parsed, in the programs the linker would make of them: a
+     kernel launched in one file and defined in another is analysed at its
+     launches */
+  int *prog = scan_alloc((tus.n + 1) * sizeof *prog);
+  unit_programs(tus.v, (int)tus.n, prog);
+  for (size_t i = 0; i < tus.n; i++) {
+    if (prog[i] < 0) continue;
+    VEC(scan_tu) one = {0};
+    for (size_t j = i; j < tus.n; j++)
+      if (j == i || (prog[j] >= 0 && prog[j] == prog[i])) VEC_PUSH(one, tus.v[j]);
+    for (size_t j = i + 1; j < tus.n; j++)
+      if (prog[j] == prog[i]) prog[j] = -1;
+    reset_model();
+    unit_analyse(one.v, (int)one.n);
+    accesses += check_all();
+  }
+  for (size_t i = 0; i < tus.n; i++) front_dispose(&tus.v[i]);
   diag_sort();
   if (O.sarif) {
     diag_print_sarif(out, files.v, (int)files.n);

@@ -1,8 +1,11 @@
-/* scan_unit.c: one translation unit from its entry points. Host functions
- * that nothing in the unit calls (main first) are interpreted with their
+/* scan_unit.c: a program from its entry points. A program is the
+ * translation units analysed together (the files of one gsan scan), as the
+ * linker joins them: a function declared in one and defined in another is
+ * followed into its definition, matched by its USR. Host functions that
+ * nothing in the program calls (main first) are interpreted with their
  * parameters as program inputs; the kernels they launch are interpreted at
  * each launch. Kernels and device functions that no analysed code reaches
- * are interpreted under an arbitrary launch, so that no access in the file
+ * are interpreted under an arbitrary launch, so that no access in the files
  * goes unexamined. */
 #include "scan_interp.h"
 
@@ -31,32 +34,55 @@ static bool was_entered(CXCursor f) {
   return false;
 }
 
+typedef VEC(const char *) usr_vec;
+
 typedef struct {
-  cursor_vec defs;      /* function definitions in user code */
+  cursor_vec defs;      /* function definitions in user code, of every unit */
   cursor_vec templates; /* function templates in user code */
-  cursor_vec called;    /* definitions some other function calls */
-  cursor_vec calls;     /* the definition of every direct call's callee, repeated */
-  cursor_vec refs;      /* the definition of every function named, repeated */
+  usr_vec called;       /* functions some other function calls (USRs) */
+  usr_vec calls;        /* the callee of every direct call, repeated */
+  usr_vec refs;         /* every function named, repeated */
 } unit;
 
-static bool contains(cursor_vec *v, CXCursor c) {
+static unit P; /* the program being analysed */
+
+/* a function's identity across translation units */
+static const char *usr(CXCursor c) {
+  CXString s = clang_getCursorUSR(c);
+  const char *r = scan_intern(clang_getCString(s));
+  clang_disposeString(s);
+  return r;
+}
+
+static bool has(usr_vec *v, const char *u) {
   for (size_t i = 0; i < v->n; i++)
-    if (clang_equalCursors(v->v[i], c)) return true;
+    if (v->v[i] == u) return true;
   return false;
+}
+
+static size_t count(usr_vec *v, const char *u) {
+  size_t n = 0;
+  for (size_t i = 0; i < v->n; i++) n += v->v[i] == u;
+  return n;
+}
+
+static bool usable(CXCursor d) {
+  enum CXCursorKind k = kind(d);
+  return !null(d) && !cur_in_system(d) && (k == CXCursor_FunctionDecl || (k == CXCursor_CXXMethod && clang_CXXMethod_isStatic(d)));
 }
 
 CXCursor unit_definition(CXCursor callee) {
   CXCursor d = clang_getCursorDefinition(callee);
-  if (null(d) || cur_in_system(d)) return clang_getNullCursor();
-  enum CXCursorKind k = kind(d);
-  if (k == CXCursor_FunctionDecl || (k == CXCursor_CXXMethod && clang_CXXMethod_isStatic(d))) return d;
-  return clang_getNullCursor();
-}
-
-static size_t count(cursor_vec *v, CXCursor c) {
-  size_t n = 0;
-  for (size_t i = 0; i < v->n; i++) n += clang_equalCursors(v->v[i], c) != 0;
-  return n;
+  if (null(d) && !null(callee)) {
+    /* defined in another unit of the program */
+    const char *u = usr(callee);
+    for (size_t i = 0; i < P.defs.n && *u; i++)
+      if (usr(P.defs.v[i]) == u) {
+        d = P.defs.v[i];
+        break;
+      }
+  }
+  return usable(d) ? d : clang_getNullCursor();
 }
 
 /* every function named, called or not: inside bodies, and in a global's initializer
@@ -65,8 +91,8 @@ static enum CXChildVisitResult ref_visit(CXCursor c, CXCursor parent, CXClientDa
   (void)parent;
   unit *u = data;
   if (kind(c) == CXCursor_DeclRefExpr) {
-    CXCursor d = clang_getCursorDefinition(clang_getCursorReferenced(c));
-    if (!null(d) && kind(d) == CXCursor_FunctionDecl) VEC_PUSH(u->refs, d);
+    CXCursor d = clang_getCursorReferenced(c);
+    if (!null(d) && kind(d) == CXCursor_FunctionDecl) VEC_PUSH(u->refs, usr(d));
   }
   return CXChildVisit_Recurse;
 }
@@ -77,11 +103,11 @@ static enum CXChildVisitResult call_visit(CXCursor c, CXCursor parent, CXClientD
   if (kind(c) == CXCursor_CallExpr) {
     CXCursor callee = clang_getCursorReferenced(c);
     if (!null(callee)) {
-      CXCursor d = clang_getCursorDefinition(callee);
-      if (!null(d)) VEC_PUSH(u->calls, d);
-      if (!null(d) && !contains(&u->called, d)) VEC_PUSH(u->called, d);
+      const char *d = usr(callee);
+      if (*d) VEC_PUSH(u->calls, d);
+      if (*d && !has(&u->called, d)) VEC_PUSH(u->called, d);
       CXCursor t = clang_getSpecializedCursorTemplate(callee);
-      if (!null(t) && !contains(&u->called, t)) VEC_PUSH(u->called, t);
+      if (!null(t) && !has(&u->called, usr(t))) VEC_PUSH(u->called, usr(t));
     }
   }
   return CXChildVisit_Recurse;
@@ -99,6 +125,10 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
   case CXCursor_FunctionDecl:
   case CXCursor_CXXMethod:
     if (clang_isCursorDefinition(c)) {
+      /* an inline function of a header that several units include: once */
+      const char *d = usr(c);
+      for (size_t i = 0; i < u->defs.n; i++)
+        if (usr(u->defs.v[i]) == d) return CXChildVisit_Continue;
       VEC_PUSH(u->defs, c);
       clang_visitChildren(c, call_visit, u);
     }
@@ -151,29 +181,67 @@ static int by_line(const void *a, const void *b) {
   return loc_cmp(cur_loc(*(const CXCursor *)a), cur_loc(*(const CXCursor *)b));
 }
 
-void unit_analyse(scan_tu *t) {
-  unit u;
-  memset(&u, 0, sizeof u);
+/* ---- programs: which units the linker would join ---- */
+static int find(int *parent, int i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+void unit_programs(scan_tu *t, int n, int *program) {
+  unit *u = scan_alloc(((size_t)n + 1) * sizeof *u);
+  int *parent = scan_alloc(((size_t)n + 1) * sizeof *parent);
+  for (int i = 0; i < n; i++) {
+    memset(&u[i], 0, sizeof u[i]);
+    clang_visitChildren(clang_getTranslationUnitCursor(t[i].tu), top_visit, &u[i]);
+    parent[i] = i;
+  }
+  /* a unit that names a function it does not define joins the one unit that
+     defines it; a function several units define (main, or a static helper of
+     the same name) joins none */
+  usr_vec defs = {0};
+  VEC(int) def_unit = {0};
+  for (int j = 0; j < n; j++)
+    for (size_t d = 0; d < u[j].defs.n; d++) {
+      VEC_PUSH(defs, usr(u[j].defs.v[d]));
+      VEC_PUSH(def_unit, j);
+    }
+  for (int i = 0; i < n; i++)
+    for (size_t r = 0; r < u[i].refs.n + u[i].calls.n; r++) {
+      const char *name = r < u[i].refs.n ? u[i].refs.v[r] : u[i].calls.v[r - u[i].refs.n];
+      int owner = -1, owners = 0;
+      for (size_t d = 0; d < defs.n && owners < 2; d++)
+        if (defs.v[d] == name) {
+          owners += def_unit.v[d] == i ? 2 : 1; /* defined here: nothing to join */
+          owner = def_unit.v[d];
+        }
+      if (owners == 1) parent[find(parent, i)] = find(parent, owner);
+    }
+  for (int i = 0; i < n; i++) program[i] = find(parent, i);
+}
+
+void unit_analyse(scan_tu *t, int n) {
+  memset(&P, 0, sizeof P);
   entered.n = 0;
-  clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_visit, &u);
-  if (u.defs.n) qsort(u.defs.v, u.defs.n, sizeof *u.defs.v, by_line);
+  for (int i = 0; i < n; i++) clang_visitChildren(clang_getTranslationUnitCursor(t[i].tu), top_visit, &P);
+  if (P.defs.n) qsort(P.defs.v, P.defs.n, sizeof *P.defs.v, by_line);
   /* host entry points: main first */
   for (int pass = 0; pass < 2; pass++)
-    for (size_t i = 0; i < u.defs.n; i++) {
-      CXCursor f = u.defs.v[i];
+    for (size_t i = 0; i < P.defs.n; i++) {
+      CXCursor f = P.defs.v[i];
+      const char *u = usr(f);
       bool is_main = !strcmp(cur_name(f), "main");
-      if ((pass == 0) != is_main || is_kernel(f) || is_device_only(f) || contains(&u.called, f)) continue;
+      if ((pass == 0) != is_main || is_kernel(f) || is_device_only(f) || has(&P.called, u)) continue;
       if (kind(f) == CXCursor_CXXMethod) continue;
-      run_entry(f, count(&u.refs, f) > count(&u.calls, f));
+      run_entry(f, count(&P.refs, u) > count(&P.calls, u));
     }
   /* what no launch or call reached */
-  for (size_t i = 0; i < u.defs.n; i++) {
-    CXCursor f = u.defs.v[i];
+  for (size_t i = 0; i < P.defs.n; i++) {
+    CXCursor f = P.defs.v[i];
     if (is_kernel(f) && !launch_count(f)) run_free(f);
-    else if (is_device_only(f) && !contains(&u.called, f)) run_free(f);
+    else if (is_device_only(f) && !has(&P.called, usr(f))) run_free(f);
   }
-  for (size_t i = 0; i < u.templates.n; i++) {
-    CXCursor f = u.templates.v[i];
+  for (size_t i = 0; i < P.templates.n; i++) {
+    CXCursor f = P.templates.v[i];
     if (!was_entered(f) && (is_kernel(f) || is_device_only(f))) {
       diag_new(FK_UNKNOWN, cur_loc(f), scan_fmt("'%s' is a template that is never instantiated: its accesses are not analysed", cur_name(f)));
     }
@@ -182,5 +250,6 @@ void unit_analyse(scan_tu *t) {
 
 void unit_reset(void) {
   next_frame = 1;
+  memset(&P, 0, sizeof P);
   memset(&entered, 0, sizeof entered);
 }

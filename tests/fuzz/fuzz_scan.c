@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char *const name = "/gsan-fuzz/input.cu";
   scan_tu tu;
   if (front_parse_text(&fo, name, text, size, NULL, 0, &tu)) return 0;
-  unit_analyse(&tu);
+  unit_analyse(&tu, 1);
   unsigned accesses = check_all();
   front_dispose(&tu);
   diag_sort();
