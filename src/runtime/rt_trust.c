@@ -6,6 +6,7 @@
 #include "rt_trust.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,4 +108,30 @@ int rt_trust_cache_root(char *out, size_t n) {
   else if (home && *home) w = snprintf(out, n, "%s/.cache/gsan", home);
   else return -1;
   return w > 0 && (size_t)w < n ? 0 : -1;
+}
+
+FILE *rt_trust_open_log(const char *path, const char **why) {
+  char dir[PATH_MAX];
+  const char *slash = strrchr(path, '/');
+  snprintf(dir, sizeof dir, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1, slash ? path : ".");
+  struct stat st;
+  /* O_NONBLOCK: a FIFO planted there must not hold the program */
+  int shared = stat(dir, &st) == 0 && (st.st_mode & S_IWOTH);
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | (shared ? O_NOFOLLOW | O_NONBLOCK : 0), 0666);
+  if (fd < 0) {
+    *why = shared && errno == ELOOP ? "a symbolic link in a directory other users can write to; not followed"
+                                    : strerror(errno);
+    return NULL;
+  }
+  if (shared && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, O_APPEND) != 0)) {
+    close(fd);
+    *why = "not a regular file, in a directory other users can write to";
+    return NULL;
+  }
+  FILE *f = fdopen(fd, "a");
+  if (!f) {
+    *why = strerror(errno);
+    close(fd);
+  }
+  return f;
 }

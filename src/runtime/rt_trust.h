@@ -1,7 +1,7 @@
 /* The one rule for what gsan runs or loads code from (docs/security.md),
  * shared by the gsan command (the nvcc wrapper directory, the Triton,
  * Inductor and CuPy caches gsan run sets, GSAN_LIB, sanitizer_lib) and
- * libgsan (the JIT cache, sanitizer_lib):
+ * libgsan (the JIT cache, sanitizer_lib, log_path):
  * - the directory (or a library's directory, and the library) is owned by
  *   this user (or root) and neither its group nor others can write to it;
  * - each directory above it is either not writable by others, or sticky and
@@ -15,6 +15,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Why a path was refused: the path that failed (the directory, one above
  * it, or the file) and the reason, to be said as "<path>: <why>". */
@@ -39,5 +40,10 @@ int rt_trust_file(const char *file, char *real, rt_trust_err *err);
  * $HOME/.cache/gsan. -1 when none of them is set (or the path is too long):
  * there is no shared fallback. */
 int rt_trust_cache_root(char *out, size_t n);
+
+/* log_path opened for appending. In a directory others can write to, a
+ * symbolic link at its last component is not followed and only a regular
+ * file is taken. NULL with the reason in why. */
+FILE *rt_trust_open_log(const char *path, const char **why);
 
 #endif
