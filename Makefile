@@ -11,7 +11,7 @@ SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 
 PTX_SRC  := $(wildcard src/ptx/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
-SRC      := $(PTX_SRC) $(CLI_SRC) src/runtime/rt_flags.c
+SRC      := $(PTX_SRC) $(CLI_SRC) src/runtime/rt_flags.c src/runtime/rt_trust.c
 OBJ      := $(SRC:%.c=$(BUILD)/obj/%.o)
 SAN_OBJ  := $(SRC:%.c=$(BUILD)/asan/%.o)
 HDR      := $(wildcard src/*/*.h include/gsan/*.h)
@@ -32,7 +32,7 @@ DEP_INC   := -I$(DEPS_DIR)/include
 DEP_LIB   := -L$(abspath $(DEPS_DIR))/lib -Wl,-rpath,$(abspath $(DEPS_DIR))/lib
 endif
 LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_canary.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
-             rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c rt_foreign.c rt_exit.c rt_hooks_ctx.c rt_heap.c rt_launch.c rt_proof.c)
+             rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c rt_foreign.c rt_exit.c rt_hooks_ctx.c rt_heap.c rt_launch.c rt_proof.c rt_trust.c)
 # PyTorch's allocator entry points; the soname lets a program under gsan run
 # dlopen("libgsan.so") and get the preloaded library (docs/frameworks.md),
 # whatever CFLAGS the command line gives

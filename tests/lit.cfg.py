@@ -49,6 +49,10 @@ if lit_config.params.get('libgsan') == 'asan':
     config.environment['ASAN_OPTIONS'] += ':log_path=' + os.path.join(reports, 'asan')
     config.environment['UBSAN_OPTIONS'] += ':log_path=' + os.path.join(reports, 'ubsan')
 
+# tests that hand a directory to another user (chown), which only root can
+if os.geteuid() == 0:
+    config.available_features.add('root')
+
 # binary mode (docs/binary.md): "sanitizer-api" when gsan was built with
 # NVIDIA's Sanitizer API headers (the fake of its library is built then),
 # "binary-mode" when its device patch was built too (that needs nvcc)

@@ -6,9 +6,11 @@
  * binary itself, which instruments the PTX in place (so fatbinary embeds the
  * instrumented PTX too) and then runs the real ptxas with the same arguments. */
 #include "cli.h"
+#include "../runtime/rt_trust.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,9 +37,15 @@ static int find_nvcc(char out[PATH_MAX]) { /* realpath writes up to PATH_MAX */
   return realpath("/usr/local/cuda/bin/nvcc", out) && exists(out) ? 0 : -1;
 }
 
+/* a new file only: nothing already there (a planted symbolic link) is
+ * followed or written through */
 static int write_file(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  if (!f) return -1;
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
   int bad = fputs(text, f) < 0;
   return fclose(f) != 0 || bad ? -1 : 0;
 }
@@ -84,36 +92,73 @@ static char *edit_profile(const char *profile, const char *bindir, const char *w
   return out;
 }
 
-/* $GSAN_CACHE, or ~/.cache/gsan: one private directory per nvcc */
-static int private_dir(const char *nvcc, const char *self, char *dir, size_t n) {
-  const char *base = getenv("GSAN_CACHE"), *home = getenv("HOME");
-  char root[PATH_MAX / 2]; /* leaves room for what is appended below */
-  if (base && *base) snprintf(root, sizeof root, "%s", base);
-  else if (getenv("XDG_CACHE_HOME")) snprintf(root, sizeof root, "%s/gsan", getenv("XDG_CACHE_HOME"));
-  else snprintf(root, sizeof root, "%s/.cache/gsan", home && *home ? home : "/tmp");
-  uint64_t h = 1469598103934665603ull;
-  for (const char *s = nvcc; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  for (const char *s = self; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  /* and the gsan build: Triton's cache lives beside the wrapper, and kernels
-   * instrumented by another build must not be taken from it */
-  struct stat st;
-  if (stat(self, &st) == 0) h = (h ^ (uint64_t)st.st_mtime ^ ((uint64_t)st.st_size << 32)) * 1099511628211ull;
-  snprintf(dir, n, "%s/nvcc-%016llx", root, (unsigned long long)h);
-  char check[PATH_MAX + 32];
-  snprintf(check, sizeof check, "%s/wrap/ptxas", dir);
-  if (exists(check)) return 0;
-  /* build it beside, then rename: concurrent builds never see half of it */
+/* gsan's cache root (rt_trust_cache_root), made and held to the rule for
+ * what gsan runs code from (rt_trust.h). Without GSAN_CACHE,
+ * XDG_CACHE_HOME or HOME, a new private directory from mkdtemp under
+ * $TMPDIR or /tmp, said, and passed on in GSAN_CACHE to what gsan runs.
+ * who: the command, in messages. */
+static int cache_root(const char *who, char *root) {
+  char want[PATH_MAX];
+  rt_trust_err err;
+  if (rt_trust_cache_root(want, sizeof want) != 0) {
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || *tmp != '/') tmp = "/tmp";
+    snprintf(want, sizeof want, "%s/gsan-%u.XXXXXX", tmp, (unsigned)geteuid());
+    if (!mkdtemp(want)) {
+      fprintf(stderr, "%s: %s: cannot make a private directory: %s\n", who, want, strerror(errno));
+      return -1;
+    }
+    fprintf(stderr, "%s: HOME is not set: using the new private directory %s (set GSAN_CACHE to keep one)\n", who,
+            want);
+    setenv("GSAN_CACHE", want, 1);
+  }
+  if (rt_trust_make_dir(want, root, &err) == 0) return 0;
+  fprintf(stderr, "%s: %s: %s\n", who, err.path, err.why);
+  return -1;
+}
+
+/* dir and the two directories in it that gsan runs programs from */
+static int check_private(const char *who, const char *dir) {
+  char sub[PATH_MAX + 64];
+  rt_trust_err err;
+  int bad = rt_trust_dir(dir, NULL, &err);
+  for (const char *const *s = (const char *const[]){"bin", "wrap", NULL}; !bad && *s; s++) {
+    snprintf(sub, sizeof sub, "%s/%s", dir, *s);
+    struct stat st;
+    if (lstat(sub, &st) == 0) bad = rt_trust_dir(sub, NULL, &err);
+  }
+  if (bad) fprintf(stderr, "%s: %s: %s\n", who, err.path, err.why);
+  return bad ? -1 : 0;
+}
+
+/* tmp, as build_private leaves it when it fails: its entries, then itself */
+static void remove_private(const char *tmp) {
+  char sub[PATH_MAX + 64], path[PATH_MAX * 2];
+  for (const char *const *s = (const char *const[]){"bin", "wrap", NULL}; *s; s++) {
+    snprintf(sub, sizeof sub, "%s/%s", tmp, *s);
+    DIR *d = opendir(sub);
+    struct dirent *ent;
+    while (d && (ent = readdir(d)) != NULL)
+      if (strcmp(ent->d_name, ".") && strcmp(ent->d_name, "..")) {
+        snprintf(path, sizeof path, "%s/%s", sub, ent->d_name);
+        unlink(path);
+      }
+    if (d) closedir(d);
+    rmdir(sub);
+  }
+  rmdir(tmp);
+}
+
+/* The private directory, built beside dir (a new directory from mkdtemp,
+ * 0700) and renamed into place: concurrent builds never see half of it. */
+static int build_private(const char *nvcc, const char *self, const char *dir) {
   char tmp[PATH_MAX + 32], sub[PATH_MAX + 64], bindir[PATH_MAX], wrapdir[PATH_MAX + 32];
-  snprintf(tmp, sizeof tmp, "%s.%ld", dir, (long)getpid());
-  for (char *s = root + 1; *s; s++)
-    if (*s == '/') { *s = 0; mkdir(root, 0755); *s = '/'; }
-  mkdir(root, 0755);
-  snprintf(sub, sizeof sub, "%s", tmp);
-  if (mkdir(sub, 0755) < 0) return -1;
+  snprintf(tmp, sizeof tmp, "%s.XXXXXX", dir);
+  if (!mkdtemp(tmp)) return -1;
   snprintf(sub, sizeof sub, "%s/bin", tmp);
-  mkdir(sub, 0755);
+  mkdir(sub, 0700);
   snprintf(sub, sizeof sub, "%s/wrap", tmp);
-  mkdir(sub, 0755);
+  mkdir(sub, 0700);
   snprintf(bindir, sizeof bindir, "%s", nvcc);
   *strrchr(bindir, '/') = 0;
   snprintf(wrapdir, sizeof wrapdir, "%s/wrap", dir);
@@ -141,9 +186,47 @@ static int private_dir(const char *nvcc, const char *self, char *dir, size_t n) 
   char wrap[PATH_MAX + 64];
   snprintf(wrap, sizeof wrap, "%s/wrap/ptxas", tmp);
   if (rc == 0 && symlink(self, wrap) < 0) rc = -1;
-  if (rc == 0) rc = rename(tmp, dir) == 0 || exists(check) ? 0 : -1;
+  if (rc == 0 && rename(tmp, dir) != 0) rc = -1;
   free(edited);
+  if (rc != 0) {
+    int e = errno;
+    remove_private(tmp);
+    errno = e;
+  }
   return rc;
+}
+
+/* One private directory per nvcc and gsan build, ROOT/nvcc-<hash> under
+ * cache_root, made if needed, and used only if it passes the rule for what
+ * gsan runs code from: anyone can compute the hash, so another user may
+ * have made it first. Said (as who) when it cannot be had. */
+static int private_dir(const char *who, const char *nvcc, const char *self, char *dir, size_t n) {
+  char root[PATH_MAX];
+  if (cache_root(who, root) != 0) return -1;
+  uint64_t h = 1469598103934665603ull;
+  for (const char *s = nvcc; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  for (const char *s = self; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  /* and the gsan build: Triton's cache lives beside the wrapper, and kernels
+   * instrumented by another build must not be taken from it */
+  struct stat st;
+  if (stat(self, &st) == 0) h = (h ^ (uint64_t)st.st_mtime ^ ((uint64_t)st.st_size << 32)) * 1099511628211ull;
+  if (snprintf(dir, n, "%s/nvcc-%016llx", root, (unsigned long long)h) >= (int)n - 32) {
+    fprintf(stderr, "%s: %s: the path is too long\n", who, root);
+    return -1;
+  }
+  char check[PATH_MAX + 32];
+  snprintf(check, sizeof check, "%s/wrap/ptxas", dir);
+  /* one there already is checked before anything in it is used */
+  if (lstat(dir, &st) == 0 && check_private(who, dir) != 0) return -1;
+  /* one made by a concurrent gsan, between the two: rename fails, theirs is used */
+  if (!exists(check) && build_private(nvcc, self, dir) != 0) {
+    int e = errno;
+    if (!exists(check)) {
+      fprintf(stderr, "%s: cannot set up %s: %s\n", who, dir, strerror(e));
+      return -1;
+    }
+  }
+  return check_private(who, dir);
 }
 
 static void usage(FILE *f) {
@@ -156,7 +239,9 @@ static void usage(FILE *f) {
         "environment:\n"
         "  GSAN_NVCC         the nvcc to run (default: the first on PATH, else /usr/local/cuda)\n"
         "  GSAN_PTX_OPTIONS  options for gsan ptx, e.g. --recover\n"
-        "  GSAN_CACHE        where the private nvcc directory lives (default ~/.cache/gsan)\n",
+        "  GSAN_CACHE        where the private nvcc directory lives (default $XDG_CACHE_HOME/gsan, else\n"
+        "                    ~/.cache/gsan; without HOME a new private directory in /tmp, said so);\n"
+        "                    refused unless only you (or root) can write to it (docs/security.md)\n",
         f);
 }
 
@@ -176,10 +261,7 @@ int cli_nvcc(int argc, char **argv) {
     return 2;
   }
   self[sl] = 0;
-  if (private_dir(nvcc, self, dir, sizeof dir) < 0) {
-    fprintf(stderr, "gsan nvcc: cannot set up %s: %s\n", dir, strerror(errno));
-    return 2;
-  }
+  if (private_dir("gsan nvcc", nvcc, self, dir, sizeof dir) < 0) return 2;
   snprintf(prog, sizeof prog, "%s/bin/nvcc", dir);
   snprintf(ptxas, sizeof ptxas, "%s", nvcc);
   strcpy(strrchr(ptxas, '/') + 1, "ptxas");
@@ -205,7 +287,7 @@ int cli_ptxas_setup(char *wrapper, size_t n) {
   ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
   if (find_nvcc(nvcc) < 0 || sl <= 0) return -1;
   self[sl] = 0;
-  if (private_dir(nvcc, self, dir, sizeof dir) < 0) return -1;
+  if (private_dir("gsan run", nvcc, self, dir, sizeof dir) < 0) return -2;
   snprintf(wrapper, n, "%s/wrap/ptxas", dir);
   snprintf(ptxas, sizeof ptxas, "%s", nvcc);
   strcpy(strrchr(ptxas, '/') + 1, "ptxas");

@@ -2,6 +2,8 @@
  * comes through unchanged, or GSAN_OPTIONS' exitcode when gsan reported
  * errors (libgsan exits with it). */
 #include "cli.h"
+#include "../runtime/rt_flags.h"
+#include "../runtime/rt_trust.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -19,7 +21,8 @@ static void usage(FILE *f) {
         "kernels): their global accesses are patched at load through NVIDIA's Sanitizer API\n"
         "(GSAN_OPTIONS binary=1; docs/binary.md).\n"
         "--opt adds to GSAN_OPTIONS (see gsan help options). GSAN_LIB overrides the library (a\n"
-        "':'-separated list is preloaded in its order).\n"
+        "':'-separated list is preloaded in its order; each, and its directory, must be owned by you or\n"
+        "root and writable by neither group nor others: docs/security.md).\n"
         "Triton's kernels are instrumented too: TRITON_PTXAS_PATH is set to gsan's ptxas wrapper (an\n"
         "earlier TRITON_PTXAS_PATH becomes the ptxas it runs; without one it runs the CUDA toolkit's),\n"
         "and TRITON_CACHE_DIR and TORCHINDUCTOR_CACHE_DIR (torch.compile's cache, which keeps Triton's\n"
@@ -34,14 +37,20 @@ static void usage(FILE *f) {
 
 /* libgsan.so beside the gsan binary: bin/../lib, or the same directory. GSAN_LIB
  * may name several, ':'-separated, preloaded in that order (a sanitizer's
- * runtime before a libgsan built with it). */
+ * runtime before a libgsan built with it); each is held to the rule for what
+ * gsan loads code from (rt_trust.h): -2, said, when one fails it. */
 static int find_lib(char *out, size_t n) {
   const char *env = getenv("GSAN_LIB");
   if (env && *env) {
+    rt_trust_err err;
     for (const char *p = env; *p; p += *p == ':') {
       size_t k = strcspn(p, ":");
       snprintf(out, n, "%.*s", (int)k, p);
       if (access(out, R_OK)) return -1;
+      if (rt_trust_file(out, NULL, &err) != 0) {
+        fprintf(stderr, "gsan run: %s: %s\n", err.path, err.why);
+        return -2;
+      }
       p += k;
     }
     snprintf(out, n, "%s", env);
@@ -58,33 +67,63 @@ static int find_lib(char *out, size_t n) {
   return access(out, R_OK);
 }
 
+/* A cache of compiled kernels beside the wrapper (DIR/wrap/ptxas), DIR/name,
+ * in var: made 0700 now, before the framework makes it as it would, and
+ * held to the rule for what gsan loads code from (rt_trust.h). */
+static int cache_env(const char *wrapper, const char *name, const char *var) {
+  char cache[PATH_MAX + 48], real[PATH_MAX];
+  rt_trust_err err;
+  size_t dir = strlen(wrapper) - strlen("/wrap/ptxas");
+  snprintf(cache, sizeof cache, "%.*s/%s", (int)dir, wrapper, name);
+  if (rt_trust_make_dir(cache, real, &err) != 0) {
+    fprintf(stderr, "gsan run: %s: %s\n", err.path, err.why);
+    return -1;
+  }
+  setenv(var, real, 1);
+  return 0;
+}
+
 /* Triton assembles its PTX with the ptxas TRITON_PTXAS_PATH names: gsan's
  * wrapper instruments it first. Without a CUDA toolkit there is no wrapper,
- * and Triton's kernels run unchecked. */
-static void triton_env(void) {
-  char wrapper[PATH_MAX + 32], cache[PATH_MAX + 48];
+ * and Triton's kernels run unchecked. -1 (said) when gsan's private
+ * directory or a cache in it cannot be used. */
+static int triton_env(void) {
+  char wrapper[PATH_MAX + 32];
   const char *user = getenv("TRITON_PTXAS_PATH");
   /* gsan's already (a gsan run inside a gsan run) */
   if (user && *user && strstr(user, "/wrap/ptxas")) user = NULL;
   if (user && *user) setenv("GSAN_REAL_PTXAS", user, 1);
-  if (cli_ptxas_setup(wrapper, sizeof wrapper) != 0) return;
+  int rc = cli_ptxas_setup(wrapper, sizeof wrapper);
+  if (rc != 0) return rc == -1 ? 0 : -1;
   setenv("TRITON_PTXAS_PATH", wrapper, 1);
   /* beside the wrapper, per gsan build: Triton's cache key does not see the
    * wrapper, so kernels it compiled without gsan, or for another gsan, would
-   * be taken from its cache unchecked */
-  size_t dir = strlen(wrapper) - strlen("/wrap/ptxas"); /* the wrapper is DIR/wrap/ptxas */
-  snprintf(cache, sizeof cache, "%.*s/triton", (int)dir, wrapper);
-  setenv("TRITON_CACHE_DIR", cache, 1);
-  /* torch.compile (Inductor) bundles the Triton kernels it compiled into
+   * be taken from its cache unchecked.
+   * torch.compile (Inductor) bundles the Triton kernels it compiled into
    * its own cache and writes them back into Triton's on a hit: its cache
    * too is gsan's, or a graph compiled without gsan would bring its
-   * kernels back unchecked */
-  snprintf(cache, sizeof cache, "%.*s/inductor", (int)dir, wrapper);
-  setenv("TORCHINDUCTOR_CACHE_DIR", cache, 1);
-  /* CuPy keeps what NVRTC made for it: cubins from a run without gsan
-   * would load as they are */
-  snprintf(cache, sizeof cache, "%.*s/cupy", (int)dir, wrapper);
-  setenv("CUPY_CACHE_DIR", cache, 1);
+   * kernels back unchecked.
+   * CuPy keeps what NVRTC made for it: cubins from a run without gsan
+   * would load as they are. */
+  if (cache_env(wrapper, "triton", "TRITON_CACHE_DIR") != 0 ||
+      cache_env(wrapper, "inductor", "TORCHINDUCTOR_CACHE_DIR") != 0 || cache_env(wrapper, "cupy", "CUPY_CACHE_DIR") != 0)
+    return -1;
+  return 0;
+}
+
+/* binary=1 loads sanitizer_lib (GSAN_OPTIONS with --opt's added) as code:
+ * held to the rule before the program starts. One that is not there is left
+ * to libgsan, which says it cannot load it; options that do not parse too. */
+static int sanitizer_lib_ok(const char *opts) {
+  rt_flags f;
+  char err[256];
+  rt_trust_err terr;
+  rt_flags_defaults(&f);
+  if (rt_flags_parse(&f, opts, err, sizeof err) != 0 || !f.binary || !f.sanitizer_lib[0] ||
+      access(f.sanitizer_lib, F_OK) != 0 || rt_trust_file(f.sanitizer_lib, NULL, &terr) == 0)
+    return 1;
+  fprintf(stderr, "gsan run: %s: %s\n", terr.path, terr.why);
+  return 0;
 }
 
 /* PyTorch: with its caching allocator off, each tensor is its own
@@ -135,8 +174,9 @@ int cli_run(int argc, char **argv) {
     return 2;
   }
   char lib[PATH_MAX + 32];
-  if (find_lib(lib, sizeof lib) != 0) {
-    fprintf(stderr, "gsan run: libgsan.so not found next to gsan (set GSAN_LIB)\n");
+  int found = find_lib(lib, sizeof lib);
+  if (found != 0 || !sanitizer_lib_ok(opts)) {
+    if (found == -1) fprintf(stderr, "gsan run: libgsan.so not found next to gsan (set GSAN_LIB)\n");
     free(opts);
     return 2;
   }
@@ -146,7 +186,11 @@ int cli_run(int argc, char **argv) {
   snprintf(pre, n, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
   setenv("LD_PRELOAD", pre, 1);
   if (*opts) setenv("GSAN_OPTIONS", opts, 1);
-  triton_env();
+  if (triton_env() != 0) {
+    free(pre);
+    free(opts);
+    return 2;
+  }
   torch_env();
   cupy_env();
   execvp(argv[i], argv + i);

@@ -42,7 +42,10 @@ int rt_binary_start(void) {
 
 #include <sanitizer.h>
 
+#include "rt_trust.h"
+
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -180,13 +183,13 @@ static void SANITIZERAPI on_event(void *arg, Sanitizer_CallbackDomain domain, Sa
   else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_BEGIN) launch_begin(data);
 }
 
-/* sanitizer_lib, else the toolkit's copy ($CUDA_HOME, /usr/local/cuda),
- * else the loader's search path */
-static void *open_library(char *tried, size_t n) {
+/* lib (sanitizer_lib, resolved), else the toolkit's copy ($CUDA_HOME,
+ * /usr/local/cuda), else the loader's search path */
+static void *open_library(const char *lib, char *tried, size_t n) {
   const char *cuda = getenv("CUDA_HOME");
   char paths[3][4096];
   int k = 0;
-  if (rt_gsan.flags.sanitizer_lib[0]) snprintf(paths[k++], sizeof paths[0], "%s", rt_gsan.flags.sanitizer_lib);
+  if (lib) snprintf(paths[k++], sizeof paths[0], "%s", lib);
   else {
     if (cuda && *cuda) snprintf(paths[k++], sizeof paths[0], "%s/compute-sanitizer/libsanitizer-public.so", cuda);
     snprintf(paths[k++], sizeof paths[0], "/usr/local/cuda/compute-sanitizer/libsanitizer-public.so");
@@ -220,8 +223,19 @@ int rt_binary_start(void) {
                 patch_path[0] ? patch_path : PATCH_FILE);
     return -1;
   }
-  char tried[4096 * 3 + 8];
-  void *h = open_library(tried, sizeof tried);
+  /* sanitizer_lib is loaded as code: gsan's rule for that (rt_trust.h);
+   * one that is not there is said as one that does not load */
+  const char *want = rt_gsan.flags.sanitizer_lib;
+  char lib[PATH_MAX], tried[4096 * 3 + 8];
+  rt_trust_err err;
+  void *h = NULL;
+  if (!want[0]) h = open_library(NULL, tried, sizeof tried);
+  else if (rt_trust_file(want, lib, &err) == 0) h = open_library(lib, tried, sizeof tried);
+  else if (access(want, F_OK) != 0) snprintf(tried, sizeof tried, "%s", want);
+  else {
+    rt_gsan_say("binary=1: %s: %s; binary mode is off", err.path, err.why);
+    return -1;
+  }
   if (!h) {
     rt_gsan_say("binary=1: cannot load NVIDIA's Sanitizer API library (tried %s; set sanitizer_lib); binary mode is off",
                 tried);

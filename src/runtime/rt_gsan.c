@@ -13,6 +13,7 @@
 #include "rt_foreign.h"
 #include "rt_heap.h"
 #include "rt_launch.h"
+#include "rt_trust.h"
 #include "rt_unwind.h"
 
 #include <dlfcn.h>
@@ -156,8 +157,9 @@ void rt_gsan_init_driver(void *get_proc) {
     rt_gsan.log.out = stderr;
     char path[600];
     rt_flags_log_path(&rt_gsan.flags, (long)getpid(), path, sizeof path);
-    if (path[0] && !(rt_gsan.log.out = fopen(path, "a"))) {
-      rt_gsan_say("cannot open log_path '%s'; reports go to stderr", path);
+    const char *why;
+    if (path[0] && !(rt_gsan.log.out = rt_trust_open_log(path, &why))) {
+      rt_gsan_say("cannot open log_path '%s' (%s); reports go to stderr", path, why);
       rt_gsan.log.out = stderr;
     }
     rt_gsan.log.json = rt_gsan.flags.log_format == RT_LOG_JSON;

@@ -14,6 +14,7 @@
 #include "../ptx/ptx_instr.h"
 #include "rt_fatbin.h"
 #include "rt_gsan.h"
+#include "rt_trust.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -39,14 +40,16 @@ static void set_up(void) {
   snprintf(jit.identity, sizeof jit.identity, "gsan jit: abi %d, libgsan %lld.%09ld %lld, recover %d", GSAN_ABI_VERSION,
            (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, (long long)st.st_size, !rt_gsan.flags.halt_on_error);
   if (!rt_gsan.flags.jit_cache) return;
-  const char *why = "none of GSAN_CACHE, XDG_CACHE_HOME or HOME is set";
-  if (rt_jit_cache_dir(rt_gsan.flags.jit_cache_dir, jit.dir, sizeof jit.dir) != 0) {
-    if (*jit.dir) why = "the path is too long";
-  } else if (rt_jit_cache_open(jit.dir, &why) == 0) {
-    return;
-  }
-  SAY("jit: no cache of instrumented PTX (%s: %s)", *jit.dir ? jit.dir : "no directory", why);
-  jit.dir[0] = 0;
+  char dir[PATH_MAX];
+  rt_trust_err err;
+  dir[0] = 0;
+  if (rt_jit_cache_dir(rt_gsan.flags.jit_cache_dir, dir, sizeof dir) != 0)
+    SAY("jit: no cache of instrumented PTX (%s: %s)", *dir ? dir : "no directory",
+        *dir ? "the path is too long" : "none of GSAN_CACHE, XDG_CACHE_HOME or HOME is set");
+  /* what is in it is loaded as code: a directory that fails gsan's rule
+   * (rt_trust.h) is said at any verbosity, and not used */
+  else if (rt_trust_make_dir(dir, jit.dir, &err) != 0)
+    rt_gsan_say("jit: no cache of instrumented PTX (%s: %s)", err.path, err.why);
 }
 
 /* PTX begins with .version, after blank space and comments (NVRTC's and

@@ -32,12 +32,9 @@ char *rt_jit_read_file(const char *path, size_t *len);
 uint64_t rt_fnv64(uint64_t h, const void *p, size_t n);
 
 /* The cache directory: jit_cache_dir, else $GSAN_CACHE/jit, else
- * $XDG_CACHE_HOME/gsan/jit, else ~/.cache/gsan/jit. -1 when there is none. */
+ * $XDG_CACHE_HOME/gsan/jit, else ~/.cache/gsan/jit. -1 when there is none.
+ * The caller opens it with rt_trust_make_dir (rt_trust.h). */
 int rt_jit_cache_dir(const char *option, char *out, size_t n);
-
-/* Creates dir (private) if needed and checks that only this user can
- * write to it. -1 with the reason in why. */
-int rt_jit_cache_open(const char *dir, const char **why);
 
 /* The entry stored under key: its PTX (malloc'd, NUL-terminated), or NULL
  * when there is none or it cannot be used (*corrupt = 1: truncated, or its

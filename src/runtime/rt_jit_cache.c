@@ -5,9 +5,11 @@
  * caller instruments such an input again and overwrites it. Entries are
  * written to a temporary file and renamed into place, so concurrent
  * processes never read half of one. What is in the directory is loaded as
- * code: it is created private, and one that another user can write to is
- * not used. */
+ * code: it is created private, and one that fails gsan's rule for such
+ * directories (rt_trust.h) is not used. */
 #include "rt_jit.h"
+
+#include "rt_trust.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,37 +49,12 @@ char *rt_jit_read_file(const char *path, size_t *len) {
 }
 
 int rt_jit_cache_dir(const char *option, char *out, size_t n) {
-  const char *gsan = getenv("GSAN_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  char root[PATH_MAX];
   int w;
   if (option && *option) w = snprintf(out, n, "%s", option);
-  else if (gsan && *gsan) w = snprintf(out, n, "%s/jit", gsan);
-  else if (xdg && *xdg) w = snprintf(out, n, "%s/gsan/jit", xdg);
-  else if (home && *home) w = snprintf(out, n, "%s/.cache/gsan/jit", home);
+  else if (rt_trust_cache_root(root, sizeof root) == 0) w = snprintf(out, n, "%s/jit", root);
   else return -1;
   return w > 0 && (size_t)w < n ? 0 : -1;
-}
-
-int rt_jit_cache_open(const char *dir, const char **why) {
-  char path[PATH_MAX];
-  if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-    *why = "the path is too long";
-    return -1;
-  }
-  /* each missing parent, then the directory itself; errors show in the stat */
-  for (char *s = path + 1; *s; s++)
-    if (*s == '/') {
-      *s = 0;
-      mkdir(path, 0700);
-      *s = '/';
-    }
-  mkdir(path, 0700);
-  struct stat st;
-  if (stat(path, &st) != 0) *why = strerror(errno);
-  else if (!S_ISDIR(st.st_mode)) *why = "not a directory";
-  else if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
-    *why = "another user can write to it, and what is in it would be loaded as code";
-  else return 0;
-  return -1;
 }
 
 static void entry_path(char *out, size_t n, const char *dir, uint64_t key) {
