@@ -381,6 +381,13 @@ static lval global_var(interp *I, CXCursor d, CXType t) {
 
 static lval ev_lv_node(interp *I, CXCursor e);
 
+/* 'this': the object of the method being interpreted, where the model
+   follows it (a variable the method was called on) */
+static val self_of(interp *I) {
+  if (I->fr && I->fr->self.k == V_ADDR) return I->fr->self;
+  return v_unknown_ptr("the pointer is 'this', of an object the model does not follow");
+}
+
 lval ev_lv(interp *I, CXCursor e) {
   const char *deep = nest_enter(I, e);
   if (deep) return lv_none(deep, ty(e));
@@ -440,15 +447,21 @@ static lval ev_lv_node(interp *I, CXCursor e) {
   }
   case CXCursor_MemberRefExpr: {
     CXCursor f = clang_getCursorReferenced(e);
-    if (n != 1 || kind(f) != CXCursor_FieldDecl) break;
-    CXCursor base = k[0];
+    if (n > 1 || kind(f) != CXCursor_FieldDecl) break;
     long long bits = clang_Cursor_getOffsetOfField(f);
-    if (ct_of(ty(base)).k == CT_PTR) {
-      val p = ev(I, base);
-      if (p.k == V_PTR && bits >= 0) p.e = sx_bin(SX_ADD, p.e, sx_const(64, (uint64_t)bits / 8));
-      return lv_mem(p, t);
+    lval b;
+    if (n == 0 || ct_of(ty(k[0])).k == CT_PTR) {
+      /* p->f, this->f, or f in a method (this implied) */
+      val p = n == 0 ? self_of(I) : ev(I, k[0]);
+      if (p.k == V_ADDR) {
+        b = *p.addr;
+      } else {
+        if (p.k == V_PTR && bits >= 0) p.e = sx_bin(SX_ADD, p.e, sx_const(64, (uint64_t)bits / 8));
+        return lv_mem(p, t);
+      }
+    } else {
+      b = ev_lv(I, k[0]);
     }
-    lval b = ev_lv(I, base);
     if (b.k == LV_MEM) {
       if (bits >= 0) b.ptr.e = sx_bin(SX_ADD, b.ptr.e, sx_const(64, (uint64_t)bits / 8));
       b.type = t;
@@ -786,6 +799,28 @@ static val construct(interp *I, CXCursor e, CXCursor ctor) {
     r = rec_set(r, scan_intern("z"), f[2]);
     return r;
   }
+  CXCursor def = unit_method(ctor);
+  if (!clang_Cursor_isNull(I->hint_decl) && clang_equalCursors(I->hint_call, e) && !clang_Cursor_isNull(def) &&
+      !clang_CXXConstructor_isCopyConstructor(ctor) && !clang_CXXConstructor_isMoveConstructor(ctor)) {
+    /* a user's constructor for the variable being declared: it runs on that
+       variable, whose members start with no value */
+    CXCursor d = I->hint_decl;
+    I->hint_decl = clang_getNullCursor();
+    unsigned fr = I->fr ? I->fr->id : 0;
+    env_put(I->env, fr, d, v_opaque(t, loc, scan_fmt("a member of '%s' is not set by its constructor", cur_name(d))));
+    lval lv;
+    memset(&lv, 0, sizeof lv);
+    lv.k = LV_VAR;
+    lv.frame = fr;
+    lv.decl = d;
+    lv.type = t;
+    val *args;
+    int na = call_args(I, e, ctor, &args);
+    I->self_arg = v_addr(lv);
+    call_user(I, def, args, na, e);
+    val *b = env_get(I->env, fr, d);
+    return b ? *b : v_opaque(t, loc, "the object is not one the model follows");
+  }
   if (n == 1) {
     CXCursor a = clang_Cursor_getArgument(e, 0);
     /* a copy, from a const object too (float4 v = a[i] reads a[i]) */
@@ -826,6 +861,25 @@ static void method_object(interp *I, CXCursor e) {
   if (lv.k == LV_MEM) record_access(I, lv.ptr, ct_size(lv.type), AK_READ, cur_strip(obj), NULL);
 }
 
+/* the object a method is called on, as the address of a variable (m.set(),
+   p->set() with p = &m, set() inside another method), or V_NONE */
+static val method_self(interp *I, CXCursor e) {
+  CXCursor *k;
+  if (cur_children(e, &k) < 1) return v_none();
+  CXCursor callee = cur_strip(k[0]);
+  if (kind(callee) != CXCursor_MemberRefExpr) return v_none();
+  CXCursor *m;
+  int nm = cur_children(callee, &m);
+  if (nm == 0) return self_of(I);
+  if (nm != 1) return v_none();
+  if (ct_of(ty(m[0])).k == CT_PTR) {
+    val p = ev(I, m[0]);
+    return p.k == V_ADDR ? p : v_none();
+  }
+  lval lv = ev_lv(I, m[0]);
+  return lv.k == LV_VAR ? v_addr(lv) : v_none();
+}
+
 static val ev_call(interp *I, CXCursor e) {
   CXCursor config;
   scan_loc loc = cur_loc(e);
@@ -850,7 +904,18 @@ static val ev_call(interp *I, CXCursor e) {
     lv_store(I, &lv, v, to);
     return v;
   }
-  if (kind(callee) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(callee)) method_object(I, e);
+  if (kind(callee) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(callee)) {
+    val self = method_self(I, e);
+    CXCursor def = unit_method(callee);
+    if (self.k == V_ADDR && !clang_Cursor_isNull(def)) {
+      /* a user's method on a variable the model follows: its body, with 'this' */
+      val *args;
+      int na = call_args(I, e, callee, &args);
+      I->self_arg = self;
+      return call_user(I, def, args, na, e);
+    }
+    method_object(I, e);
+  }
   const char *name = cur_name(callee);
   val out;
   if (I->device ? device_call(I, e, name, callee, &out) : host_call(I, e, name, callee, &out)) return out;
@@ -968,7 +1033,7 @@ static val ev_node(interp *I, CXCursor e) {
     for (int i = 0; i < n; i++) ev(I, k[i]);
     if (n == 1 && ct_of(t).k != CT_ARRAY) return ev(I, k[0]);
     return v_none();
-  case CXCursor_CXXThisExpr: return v_unknown_ptr("the pointer is 'this'");
+  case CXCursor_CXXThisExpr: return self_of(I);
   case CXCursor_StmtExpr: {
     /* ({ s1; ...; e; }): the statements, then the last one's value */
     CXCursor *b;

@@ -627,9 +627,11 @@ void declare_var(interp *I, CXCursor d) {
     if (kind(s) == CXCursor_CallExpr || kind(s) == CXCursor_CXXNewExpr) {
       I->hint_call = s;
       I->hint_name = cur_name(d);
+      I->hint_decl = d;
     }
     v = ev(I, init);
     I->hint_name = NULL;
+    I->hint_decl = clang_getNullCursor();
     v = v_conv(v, clang_getCursorType(init), t, loc);
     if (I->device && c.k == CT_PTR) v = device_partition(I, d, v);
   }
@@ -673,6 +675,25 @@ static CXCursor body_of(CXCursor def) {
   return clang_getNullCursor();
 }
 
+/* a constructor's member initialisers (: rows_(rows), data_(nullptr)), into
+   the object, in the order written */
+static void member_inits(interp *I, CXCursor ctor) {
+  if (I->fr->self.k != V_ADDR) return;
+  CXCursor *k;
+  int n = cur_children(ctor, &k);
+  for (int i = 0; i + 1 < n; i++) {
+    if (kind(k[i]) != CXCursor_MemberRef || !clang_isExpression(kind(k[i + 1]))) continue;
+    CXCursor f = clang_getCursorReferenced(k[i]);
+    lval lv = *I->fr->self.addr;
+    if (kind(f) != CXCursor_FieldDecl || lv.k != LV_VAR || lv.npath >= LV_PATH) continue;
+    lv.path[lv.npath++] = cur_name(f);
+    lv.type = clang_getCursorType(f);
+    val v = ev(I, k[i + 1]);
+    lv_store(I, &lv, v_conv(v, clang_getCursorType(k[i + 1]), lv.type, cur_loc(k[i + 1])), k[i + 1]);
+    i++;
+  }
+}
+
 val call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call) {
   CXType rt = clang_getResultType(clang_getCursorType(def));
   scan_loc loc = cur_loc(call);
@@ -690,6 +711,8 @@ val call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call
   fr.ret_type = rt;
   fr.up = I->fr;
   fr.why = I->fr ? I->fr->why : NULL;
+  fr.self = I->self_arg;
+  I->self_arg = v_none();
   CXCursor g = clang_getNullCursor();
   clang_visitChildren(body, goto_visit, &g);
   if (!null(g)) fr.why = scan_fmt("'%s' uses goto (line %u), which the model does not follow", name, cur_loc(g).line);
@@ -706,6 +729,7 @@ val call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call
   I->jmp = NULL;
   I->fr = &fr;
   I->depth++;
+  if (kind(def) == CXCursor_Constructor) member_inits(I, def);
   exec(I, body);
   I->depth--;
   I->fr = f0;

@@ -67,6 +67,7 @@ typedef struct frame {
   CXType ret_type;
   VEC(ret_item) rets;
   const char *why; /* set: every access in this function is reported unknown */
+  val self;        /* a method's object: the address of a variable, or V_NONE */
   struct frame *up;
 } frame;
 
@@ -88,6 +89,8 @@ typedef struct interp {
   int depth;
   CXCursor hint_call; /* an input read by this call takes the name hint_name */
   const char *hint_name;
+  CXCursor hint_decl; /* the variable hint_call initialises (a constructor's object) */
+  val self_arg;       /* the object of the method call_user enters next */
 } interp;
 
 /* ---- values (scan_eval.c) ---- */
@@ -179,5 +182,7 @@ void unit_programs(scan_tu *t, int n, int *program);
 void unit_analyse(scan_tu *t, int n);
 /* the definition of a function in user code, in any unit of the program, or a null cursor */
 CXCursor unit_definition(CXCursor callee);
+/* the same for a method or a constructor, which run on an object */
+CXCursor unit_method(CXCursor callee);
 
 #endif

@@ -66,15 +66,10 @@ static size_t count(usr_vec *v, const char *u) {
   return n;
 }
 
-static bool usable(CXCursor d) {
-  enum CXCursorKind k = kind(d);
-  return !null(d) && !cur_in_system(d) && (k == CXCursor_FunctionDecl || (k == CXCursor_CXXMethod && clang_CXXMethod_isStatic(d)));
-}
-
-CXCursor unit_definition(CXCursor callee) {
+/* the definition in user code, in this unit or another of the program */
+static CXCursor defined(CXCursor callee) {
   CXCursor d = clang_getCursorDefinition(callee);
   if (null(d) && !null(callee)) {
-    /* defined in another unit of the program */
     const char *u = usr(callee);
     for (size_t i = 0; i < P.defs.n && *u; i++)
       if (usr(P.defs.v[i]) == u) {
@@ -82,7 +77,18 @@ CXCursor unit_definition(CXCursor callee) {
         break;
       }
   }
-  return usable(d) ? d : clang_getNullCursor();
+  return null(d) || cur_in_system(d) ? clang_getNullCursor() : d;
+}
+
+CXCursor unit_definition(CXCursor callee) {
+  CXCursor d = defined(callee);
+  enum CXCursorKind k = kind(d);
+  return k == CXCursor_FunctionDecl || (k == CXCursor_CXXMethod && clang_CXXMethod_isStatic(d)) ? d : clang_getNullCursor();
+}
+
+CXCursor unit_method(CXCursor callee) {
+  CXCursor d = defined(callee);
+  return kind(d) == CXCursor_CXXMethod || kind(d) == CXCursor_Constructor ? d : clang_getNullCursor();
 }
 
 /* every function named, called or not: inside bodies, and in a global's initializer
@@ -124,6 +130,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
   case CXCursor_ClassDecl: return CXChildVisit_Recurse;
   case CXCursor_FunctionDecl:
   case CXCursor_CXXMethod:
+  case CXCursor_Constructor:
     if (clang_isCursorDefinition(c)) {
       /* an inline function of a header that several units include: once */
       const char *d = usr(c);
@@ -231,7 +238,7 @@ void unit_analyse(scan_tu *t, int n) {
       const char *u = usr(f);
       bool is_main = !strcmp(cur_name(f), "main");
       if ((pass == 0) != is_main || is_kernel(f) || is_device_only(f) || has(&P.called, u)) continue;
-      if (kind(f) == CXCursor_CXXMethod) continue;
+      if (kind(f) == CXCursor_CXXMethod || kind(f) == CXCursor_Constructor) continue;
       run_entry(f, count(&P.refs, u) > count(&P.calls, u));
     }
   /* what no launch or call reached */

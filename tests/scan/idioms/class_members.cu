@@ -2,8 +2,6 @@
 // launches the kernel, the destructor frees (common in C++ CUDA codes). Rows are padded to
 // a multiple of 4 floats (ld_), but the constructor allocates rows * cols, too little
 // whenever cols is not a multiple of 4.
-// XFAIL: *
-// (a known gap, docs/scan.md: a launch made in a method (this) is not followed)
 // RUN: not %gsan-scan %s > %t.txt
 // RUN: %FileCheck %s < %t.txt
 #include <cstdlib>

@@ -1,7 +1,5 @@
 // Idiom: a class whose constructor cudaMallocs and whose method launches the kernel; the
 // guarded twin of class_members.cu: the buffer holds rows rows of ld_ floats.
-// XFAIL: *
-// (a known gap, docs/scan.md: a launch made in a method (this) is not followed)
 // RUN: %gsan-scan %s > %t.txt
 // RUN: %FileCheck %s < %t.txt
 // CHECK-NOT: warning:
