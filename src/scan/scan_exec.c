@@ -346,6 +346,60 @@ static void push_jump(interp *I, jump *j, bool is_switch) {
   I->jmp = j;
 }
 
+/* ---- ping-pong buffers ---- */
+/* to = from between two variables: 'to = from;' or 'T *to = from;' */
+static bool copy_of(CXCursor s, CXCursor *to, CXCursor *from) {
+  CXCursor *k;
+  s = cur_strip(s);
+  if (kind(s) == CXCursor_DeclStmt) {
+    if (cur_children(s, &k) != 1 || kind(k[0]) != CXCursor_VarDecl) return false;
+    CXCursor init = clang_Cursor_getVarDeclInitializer(k[0]);
+    *to = k[0];
+    *from = null(init) ? init : base_var(init);
+    return !null(*from) && kind(cur_strip(init)) == CXCursor_DeclRefExpr;
+  }
+  if (kind(s) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(s) != CXBinaryOperator_Assign ||
+      cur_children(s, &k) != 2 || kind(cur_strip(k[0])) != CXCursor_DeclRefExpr || kind(cur_strip(k[1])) != CXCursor_DeclRefExpr)
+    return false;
+  *to = base_var(k[0]);
+  *from = base_var(k[1]);
+  return !null(*to) && !null(*from);
+}
+
+static bool is_ptr_var(CXCursor d) { return !null(d) && ct_of(clang_getCursorType(d)).k == CT_PTR; }
+
+/* two pointer variables that a loop's body swaps once (std::swap(a, b), or
+   t = a; a = b; b = t;) and changes nowhere else: buffers used in turn, as
+   stencils and iterative solvers do. Their values in an iteration are the
+   two they had at entry, in one order or the other. */
+static bool find_swap(CXCursor body, CXCursor *a, CXCursor *b) {
+  CXCursor *k, one[1] = {body};
+  int n = kind(body) == CXCursor_CompoundStmt ? cur_children(body, &k) : (k = one, 1);
+  for (int i = 0; i < n; i++) {
+    CXCursor c = cur_strip(k[i]), t, x, y, x2, y2, t2;
+    int len;
+    if (kind(c) == CXCursor_CallExpr && !strcmp(cur_name(c), "swap") && clang_Cursor_getNumArguments(c) == 2) {
+      x = base_var(clang_Cursor_getArgument(c, 0));
+      y = base_var(clang_Cursor_getArgument(c, 1));
+      len = 1;
+    } else if (i + 2 < n && copy_of(k[i], &t, &x) && copy_of(k[i + 1], &x2, &y) && copy_of(k[i + 2], &y2, &t2) &&
+               clang_equalCursors(x, x2) && clang_equalCursors(y, y2) && clang_equalCursors(t, t2)) {
+      len = 3;
+    } else {
+      continue;
+    }
+    if (!is_ptr_var(x) || !is_ptr_var(y) || clang_equalCursors(x, y)) return false;
+    cursor_vec other = {0};
+    for (int j = 0; j < n; j++)
+      if (j < i || j >= i + len) modified_vars(k[j], &other);
+    if (in_list(x, other.v, other.n) || in_list(y, other.v, other.n)) return false;
+    *a = x;
+    *b = y;
+    return true;
+  }
+  return false;
+}
+
 static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body, bool is_for,
                       bool is_do) {
   scan_loc loc = cur_loc(loop);
@@ -372,16 +426,36 @@ static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CX
       facts = counter(&iv, start, ivf, I, &id, NULL);
     }
   }
-  havoc(I, &mods, has_iv ? iv.var : clang_getNullCursor(), loc, "'%s' is changed by the loop at line %u");
+  /* buffers the body swaps keep their values: an iteration runs with them
+     as they came, and again swapped */
+  CXCursor pa, pb;
+  unsigned fa, fb;
+  val *ba, *bb;
+  bool ping = !is_do && find_swap(body, &pa, &pb) && (ba = binding(I, pa, &fa)) && (bb = binding(I, pb, &fb)) &&
+              ba->k == V_PTR && bb->k == V_PTR && ba->region >= 0 && bb->region >= 0;
+  val va = ping ? *ba : v_none(), vb = ping ? *bb : v_none();
+  cursor_vec kept = {0};
+  for (size_t i = 0; i < mods.n; i++)
+    if (!ping || (!clang_equalCursors(mods.v[i], pa) && !clang_equalCursors(mods.v[i], pb))) VEC_PUSH(kept, mods.v[i]);
+  havoc(I, &kept, has_iv ? iv.var : clang_getNullCursor(), loc, "'%s' is changed by the loop at line %u");
   I->reach = sx_and(entry, facts);
   const sx *c = sx_true();
   if (!null(cond) && !is_do) {
     c = v_cond(ev(I, cond), loc);
     I->reach = sx_and(I->reach, c);
   }
+  env *top = ping ? env_copy(I->env) : NULL;
+  const sx *top_reach = I->reach;
   jump j;
   push_jump(I, &j, false);
   exec(I, body);
+  if (ping) {
+    I->env = top;
+    env_put(I->env, fa, pa, vb);
+    env_put(I->env, fb, pb, va);
+    I->reach = top_reach;
+    exec(I, body);
+  }
   if (is_do && !null(cond)) {
     I->reach = sx_or(I->reach, j.cont);
     ev(I, cond);
