@@ -140,6 +140,15 @@ static Z3_ast T_raw(rx *x, const sx *e, int in) {
   case SX_SREM:
   case SX_AND: {
     int din = e->op == SX_SREM ? S : U;
+    if (e->op != SX_AND && !sx_is_const(e->b, &k) && iv(x, e->b, din).lo >= 1 && iv(x, e->a, din).lo >= 0 &&
+        fits(iv(x, e->a, din), w, in)) {
+      /* a % b of a non-negative a by a divisor that is not zero: below the
+         divisor, and at most a */
+      Z3_ast r = fresh(x, me), ta = T(x, e->a, din), tb = T(x, e->b, din);
+      Z3_solver_assert(x->C, x->s, lt(x, r, tb));
+      Z3_solver_assert(x->C, x->s, le(x, r, ta));
+      return r;
+    }
     if (!sx_is_const(e->b, &k)) return fresh(x, me);
     i128 c = e->op == SX_AND ? (i128)k + 1 : din == S ? (i128)sx_sext_val(k, w) : (i128)k;
     bool mask = e->op != SX_AND || (k && !(k & (k + 1)));

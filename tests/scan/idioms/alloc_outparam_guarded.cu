@@ -1,7 +1,5 @@
 // Idiom: cudaError_t alloc_buf(int **out, int n) filling an out-parameter; the guarded twin
 // of alloc_outparam.cu: the bin is i % bins.
-// XFAIL: *
-// (a known gap, docs/scan.md: the solver's budget runs out on i % bins with bins an input)
 // RUN: %gsan-scan %s > %t.txt
 // RUN: %FileCheck %s < %t.txt
 // CHECK-NOT: warning:
