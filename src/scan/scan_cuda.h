@@ -220,6 +220,23 @@ __host__ __device__ inline long long min(long long a, long long b) { return a < 
 __host__ __device__ inline long long max(long long a, long long b) { return a > b ? a : b; }
 __host__ __device__ inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
 __host__ __device__ inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+/* the overloads nvcc's headers add: floating point, long, and mixed signedness */
+__host__ __device__ inline float min(float a, float b) { return a < b ? a : b; }
+__host__ __device__ inline float max(float a, float b) { return a > b ? a : b; }
+__host__ __device__ inline double min(double a, double b) { return a < b ? a : b; }
+__host__ __device__ inline double max(double a, double b) { return a > b ? a : b; }
+__host__ __device__ inline long min(long a, long b) { return a < b ? a : b; }
+__host__ __device__ inline long max(long a, long b) { return a > b ? a : b; }
+__host__ __device__ inline unsigned long min(unsigned long a, unsigned long b) { return a < b ? a : b; }
+__host__ __device__ inline unsigned long max(unsigned long a, unsigned long b) { return a > b ? a : b; }
+__host__ __device__ inline unsigned int min(int a, unsigned int b) { return min((unsigned int)a, b); }
+__host__ __device__ inline unsigned int max(int a, unsigned int b) { return max((unsigned int)a, b); }
+__host__ __device__ inline unsigned int min(unsigned int a, int b) { return min(a, (unsigned int)b); }
+__host__ __device__ inline unsigned int max(unsigned int a, int b) { return max(a, (unsigned int)b); }
+__host__ __device__ inline unsigned long min(long a, unsigned long b) { return min((unsigned long)a, b); }
+__host__ __device__ inline unsigned long max(long a, unsigned long b) { return max((unsigned long)a, b); }
+__host__ __device__ inline unsigned long min(unsigned long a, long b) { return min(a, (unsigned long)b); }
+__host__ __device__ inline unsigned long max(unsigned long a, long b) { return max(a, (unsigned long)b); }
 __host__ __device__ inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
 __host__ __device__ inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
 static __inline__ __device__ float fminf(float a, float b) { return a < b ? a : b; }
@@ -241,5 +258,8 @@ static __inline__ __device__ float fmaf(float x, float y, float z) { return x * 
 static __inline__ __device__ void __assert_fail(const char *m, const char *f, unsigned int l, const char *fn) {
   __assertfail(m, f, l, fn, 1);
 }
+
+
+#include "gsan_nv_atomic.h"
 
 #endif

@@ -332,7 +332,8 @@ val device_partition(interp *I, CXCursor decl, val v) {
 static bool prefix(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
 
 static const char *const atomics[] = {"atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc",
-                                      "atomicDec", "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", NULL};
+                                      "atomicDec", "atomicCAS", "atomicAnd", "atomicOr", "atomicXor",
+                                      "__nv_atomic_", NULL}; /* CUDA 12.8's __nv_atomic_fetch_add(p, v, order, scope) and kin */
 static const char *const loads[] = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv", NULL};
 static const char *const stores[] = {"__stcg", "__stcs", "__stwb", "__stwt", NULL};
 static const char *const no_value[] = {"__syncthreads", "__syncwarp", "__threadfence", "__threadfence_block",

@@ -46,6 +46,8 @@ static CXTranslationUnit parse_with(CXIndex idx, const char *file, struct CXUnsa
   VEC_PUSH(args, "-nocudalib");
   VEC_PUSH(args, "--no-cuda-version-check");
   VEC_PUSH(args, "-Wno-unknown-cuda-version");
+  /* nvcc accepts 'register' in C++17 code, clang makes it an error */
+  VEC_PUSH(args, "-Wno-register");
   if (own) {
     VEC_PUSH(args, "-nocudainc");
     VEC_PUSH(args, "-include");
@@ -54,6 +56,12 @@ static CXTranslationUnit parse_with(CXIndex idx, const char *file, struct CXUnsa
     VEC_PUSH(args, scan_fmt("%s/cuda-include", o->data_dir));
   } else {
     VEC_PUSH(args, scan_fmt("--cuda-path=%s", o->cuda_path));
+    /* what nvcc gives every file and clang does not: <new> (CUB's placement
+       new), CUDA 12.8's scoped atomics */
+    VEC_PUSH(args, "-include");
+    VEC_PUSH(args, "new");
+    VEC_PUSH(args, "-include");
+    VEC_PUSH(args, scan_fmt("%s/cuda-include/gsan_nv_atomic.h", o->data_dir));
     /* CUDA 13 keeps CUB, Thrust and libcu++ apart, where nvcc finds them itself */
     const char *cccl = scan_fmt("%s/include/cccl", o->cuda_path);
     if (access(cccl, R_OK) == 0) {
