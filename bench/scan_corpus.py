@@ -144,20 +144,42 @@ def sibling(src, work, d):
             f.write(b.stdout)
 
 
+INCLUDE = re.compile(rb'#\s*include\s*[<"]([^">]+\.cu)[">]')
 INCLUDE_UP = re.compile(rb'#\s*include\s*[<"]\.\./([^/">]+)/')
 
 
 def prepare(src, work):
     names = extract(src, work)
     os.makedirs(os.path.join(work, "flags"), exist_ok=True)
+    os.makedirs(os.path.join(work, "files"), exist_ok=True)
+    open(os.path.join(work, "included.tsv"), "w").close()
     with open(os.path.join(work, "programs.txt"), "w") as lst, \
             open(os.path.join(work, "flags-source.tsv"), "w") as srcs:
         for n in names:
             pdir = os.path.join(work, "src", n + "-cuda")
-            cus = [os.path.join(dp, f) for dp, _, fs in os.walk(pdir) for f in fs if f.endswith(".cu")]
+            cus = sorted(os.path.relpath(os.path.join(dp, f), pdir) for dp, _, fs in os.walk(pdir) for f in fs
+                         if f.endswith(".cu"))
             if not cus:
                 srcs.write("%s\t(no .cu file)\n" % n)
                 continue
+            # a .cu file another file of the program #includes (main.cu: #include
+            # "kernels.cu") is not a translation unit: it is analysed inside
+            # the file that includes it, not alone
+            included = set()
+            for dp, _, fs in os.walk(pdir):
+                for f in fs:
+                    if re.search(r"\.(cu|cuh|h|hpp|cpp|cc|c|inc)$", f):
+                        with open(os.path.join(dp, f), "rb") as fh:
+                            for m in INCLUDE.findall(fh.read()):
+                                included.add(os.path.basename(m.decode(errors="replace")))
+            units = [c for c in cus if os.path.basename(c) not in included] or cus
+            with open(os.path.join(work, "files", n), "w") as f:
+                for c in units:
+                    f.write(c + "\n")
+            with open(os.path.join(work, "included.tsv"), "a") as f:
+                for c in cus:
+                    if c not in units:
+                        f.write("%s\t%s\n" % (n, c))
             flags, how = make_flags(pdir)
             ups = set()
             for i, w in enumerate(flags or []):
@@ -198,6 +220,14 @@ def category(text):
     return re.sub(r"\s+", " ", why).strip()
 
 
+def error_cause(msg):
+    """a compiler error without its names, unless it is a header not found"""
+    m = re.match(r"'([^']*)' file not found", msg)
+    if m:
+        return "'%s' file not found" % m.group(1)
+    return re.sub(r"\d+", "N", re.sub(r"'[^']*'", "'X'", msg))
+
+
 def read(path):
     try:
         with open(path, errors="replace") as f:
@@ -222,6 +252,7 @@ def report(work, out_md, command):
     meta = dict(l.split("=", 1) for l in read(os.path.join(work, "meta.txt")).splitlines() if "=" in l)
     triage = load_triage(meta.get("triage", ""))
     rows, cats, findings, crashes, timeouts, parse_fail, file_secs = [], {}, [], [], [], [], []
+    causes = {}
     for n in names:
         o = read(os.path.join(work, "out", n + ".txt"))
         e = read(os.path.join(work, "out", n + ".err"))
@@ -273,17 +304,38 @@ def report(work, out_md, command):
             last = [f[0] for f in files]
             timeouts.append((n, "after %s" % (last[-1] if last else "no file finished")))
         if failed:
-            errs = [ERROR.match(l) for l in e.splitlines()]
-            errs = [m for m in errs if m]
-            first = "%s:%s: %s" % (os.path.basename(errs[0].group(1)), errs[0].group(2), errs[0].group(4)) \
-                if errs else ([l for l in e.splitlines() if "not analysed" in l or "cannot" in l] or ["?"])[0]
-            parse_fail.append((n, len(failed), max(len(files), len(failed)), first))
+            # the first error printed before each "not analysed" line
+            first_err, firsts = None, []
+            for l in e.splitlines():
+                m = ERROR.match(l)
+                if m and first_err is None:
+                    first_err = m
+                if ": not analysed: " in l and l.startswith("gsan scan: "):
+                    if first_err:
+                        firsts.append("%s:%s: %s" % (re.sub(r"^\./", "", first_err.group(1)), first_err.group(2),
+                                                     first_err.group(4)))
+                        why = error_cause(first_err.group(4))
+                    else:
+                        firsts.append(l[len("gsan scan: "):])
+                        why = "not analysed: " + l.split(": not analysed: ", 1)[1]
+                    causes.setdefault(why, [0, "%s/%s" % (n, firsts[-1])])[0] += 1
+                    first_err = None
+                elif l.startswith("gsan scan: cannot open"):
+                    firsts.append(l[len("gsan scan: "):])
+                    causes.setdefault("cannot open", [0, "%s: %s" % (n, l)])[0] += 1
+            parse_fail.append((n, len(failed), max(len(files), len(failed), 1), firsts[0] if firsts else "?"))
+        # decided = accesses - unknowns, file by file: a remark about code none
+        # of whose accesses is counted (a function not analysed at all) is no
+        # access, and does not make another file's accesses undecided
+        per = [PROGRESS.match(l) for l in e.splitlines()]
+        per = [(int(m.group(4)), int(m.group(3))) for m in per if m and m.group(4)]
+        decided = sum(max(0, a - u) for a, u in per) if per else max(0, acc - unk)
         ok = [f for f in files if not f[2] and f[1]]
         if ok:
             file_secs += [float(f[1]) for f in ok]
         elif not files and rc in (0, 1):
             file_secs.append(secs)
-        rows.append((n, acc, acc - unk, fnd, unk, secs, rc, crash, timeout, len(failed)))
+        rows.append((n, acc, decided, fnd, unk, secs, rc, crash, timeout, len(failed)))
 
     P = len(rows)
     A = sum(r[1] for r in rows)
@@ -305,13 +357,28 @@ def report(work, out_md, command):
                                                            meta.get("cpu", "?")))
     w.append("- corpus: HeCBench `%s`, `src/*-cuda/` less the %d programs kept apart for independent measurement "
              "(%s)" % (meta.get("hecbench", "?"), len(EXCLUDED), ", ".join(sorted(EXCLUDED))))
-    w.append("- each program: one `gsan scan DIR -- FLAGS` over every .cu file under its folder, in its folder, with "
-             "the flags of the first nvcc command of `make -n` that compiles a .cu file (`flags-source.tsv`); "
+    included = [l.split("\t") for l in read(os.path.join(work, "included.tsv")).splitlines() if "\t" in l]
+    srcinfo = [l.split("\t") for l in read(os.path.join(work, "flags-source.tsv")).splitlines()]
+    nocu = [x[0] for x in srcinfo if len(x) > 1 and x[1] == "(no .cu file)"]
+    noflags = [x[0] for x in srcinfo if len(x) > 1 and x[1] != "(no .cu file)" and "make" not in x[1]
+               and "Makefile" not in x[1]]
+    noflags += [x[0] for x in srcinfo if len(x) > 1 and x[1].startswith("no ")]
+    w.append("- each program: one `gsan scan FILE.cu... -- FLAGS` in its folder over its .cu files that are "
+             "translation units (%d .cu files that another file of their program `#include`s are analysed "
+             "inside it, not alone), with the flags of the first nvcc (or nvc++) command of `make -n` that "
+             "compiles a .cu file, else the Makefile's `$(CC) $(CFLAGS)` (`build/corpus-scan/flags-source.tsv`); "
+             "%d programs with no flags found (no Makefile, or none that names nvcc) are analysed with none "
+             "(%s); %d folders with no .cu file are not programs here (%s); "
+             % (len(included), len(sorted(set(noflags))), ", ".join(sorted(set(noflags))), len(nocu),
+                ", ".join(nocu)) +
+             "the flags of the first nvcc command of `make -n` that compiles a .cu file; "
              "timeout %s s a program; solver budget the default (`--rlimit=4000000` resource units and "
              "`--timeout=60000` ms per question); %s programs at a time" % (meta.get("timeout", "?"),
                                                                              meta.get("jobs", "?")))
-    w.append("- decided = accesses - unknowns (proved in bounds, or a finding); crash: a signal, an exit other "
-             "than 0/1/2, or a sanitizer report; not analysed: files that do not parse or cannot be read (exit 2)")
+    w.append("- decided = accesses - unknowns (proved in bounds, or a finding), counted file by file and never below 0 "
+             "(%d unknown remarks are about code none of whose accesses is counted, such as a function the model does not "
+             "analyse at all); crash: a signal, an exit other than 0/1/2, or a sanitizer report; not analysed: files that "
+             "do not parse or cannot be read (exit 2)" % (sum(r[4] for r in rows) - sum(r[1] - r[2] for r in rows)))
     w.append("")
     w.append("## Totals")
     w.append("")
@@ -319,7 +386,7 @@ def report(work, out_md, command):
              "not analysed | files not analysed | median s/file |")
     w.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     w.append("| %d | %d | %d (%.1f%%) | %d | %d | %d | %d | %d | %d | %.2f |" % (
-        P, A, D, pct, F, A - D, C, O, len(parse_fail), sum(p[1] for p in parse_fail), med))
+        P, A, D, pct, F, sum(r[4] for r in rows), C, O, len(parse_fail), sum(p[1] for p in parse_fail), med))
     w.append("")
     w.append("## Unknowns by reason")
     w.append("")
@@ -350,6 +417,15 @@ def report(work, out_md, command):
         w.append("- timeout: %s: %s" % t)
     w.append("")
     w.append("## Files not analysed (exit 2)")
+    w.append("")
+    w.append("By the first error of each file (names taken out, but for headers not found):")
+    w.append("")
+    w.append("| files | first error | example |")
+    w.append("| ---: | --- | --- |")
+    for c, (k, ex) in sorted(causes.items(), key=lambda kv: (-kv[1][0], kv[0])):
+        w.append("| %d | %s | %s |" % (k, c.replace("|", "\\|")[:160], ex.replace("|", "\\|")[:200]))
+    w.append("")
+    w.append("By program:")
     w.append("")
     w.append("| program | files not analysed | of | first error |")
     w.append("| --- | ---: | ---: | --- |")

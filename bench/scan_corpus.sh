@@ -12,7 +12,9 @@
 #   SCAN=PATH      the gsan-scan to run (default BUILD/bin/gsan-scan)
 #   OUT=FILE       the results (default docs/results/scan-corpus.md)
 #
-# HeCBench is extracted into BUILD/corpus-scan/ (ignored); nothing of it is
+# Each program is one gsan scan over its .cu files that are translation units
+# (one another file #includes is analysed inside it, not alone), run in its
+# folder. HeCBench is extracted into BUILD/corpus-scan/ (ignored); nothing of it is
 # ever committed. The raw output of each program stays in
 # BUILD/corpus-scan/out/NAME.{txt,err,rc}. Findings are matched against
 # bench/scan_triage.tsv (program, file:line, confirmed|false|unconfirmed,
@@ -25,10 +27,12 @@ if [ "${1:-}" = "--one" ]; then
   name=$2 work=$3 scan=$4 limit=$5
   cd "$work/src/$name-cuda"
   set --
+  while IFS= read -r w; do set -- "$@" "$w"; done < "$work/files/$name"
+  set -- "$@" --
   while IFS= read -r w; do set -- "$@" "$w"; done < "$work/flags/$name"
   t0=$(date +%s.%N)
   rc=0
-  timeout -k 5 "$limit" "$scan" . -- "$@" > "$work/out/$name.txt" 2> "$work/out/$name.err" || rc=$?
+  timeout -k 5 "$limit" "$scan" "$@" > "$work/out/$name.txt" 2> "$work/out/$name.err" || rc=$?
   t1=$(date +%s.%N)
   echo "$rc $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }")" > "$work/out/$name.rc"
   printf '%s: exit %s\n' "$name" "$rc"
@@ -57,7 +61,7 @@ fi
 
 WORK=$BUILD/corpus-scan
 mkdir -p "$WORK"
-rm -rf "$WORK/out" "$WORK/flags"
+rm -rf "$WORK/out" "$WORK/flags" "$WORK/files"
 mkdir -p "$WORK/out"
 python3 "$TOP/bench/scan_corpus.py" prepare "$HECBENCH" "$WORK"
 
