@@ -278,6 +278,9 @@ scan_finding *diag_get(size_t i);
 void diag_emit(FILE *out, scan_loc loc, const char *level, const char *msg);
 void diag_print_text(FILE *out, unsigned accesses);
 void diag_print_sarif(FILE *out, const char *const *files, int nfiles);
+/* a file that could not be analysed, and why: a tool execution notification
+   (level error) in the SARIF log, which is then not executionSuccessful */
+void sarif_not_analysed(const char *file, const char *why);
 void diag_summary(FILE *out, unsigned accesses);
 const char *diag_source_line(const char *file, unsigned line);
 /* file's text as given, for a file parsed from memory (not read from disk) */

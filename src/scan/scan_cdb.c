@@ -1,8 +1,9 @@
 /* scan_cdb.c: compile_commands.json, read through libclang's compilation
  * database. The recorded command may be nvcc's or a host compiler's; only the
- * flags that shape the source as the parser sees it are kept (include paths,
- * macros, forced includes, the language standard), with relative paths made
- * absolute against the command's directory. */
+ * flags that shape the source as the parser sees it are kept (front_flags in
+ * scan_flags.c: include paths, macros, forced includes, the language
+ * standard), with relative paths made absolute against the command's
+ * directory. */
 #include "scan_front.h"
 
 #include <limits.h>
@@ -12,17 +13,6 @@ static const char *absolute(const char *dir, const char *p) {
   if (p[0] == '/' || !dir) return scan_strdup(p);
   return scan_fmt("%s/%s", dir, p);
 }
-
-static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
-
-/* a flag with a path argument, joined (-Idir, --include-path=dir) or not */
-static const char *const path_flags[][2] = {
-    {"-I", "-I"}, {"--include-path", "-I"}, {"-isystem", "-isystem"}, {"--system-include", "-isystem"},
-    {"-include", "-include"}, {"--pre-include", "-include"},
-};
-static const char *const macro_flags[][2] = {
-    {"-D", "-D"}, {"--define-macro", "-D"}, {"-U", "-U"}, {"--undefine-macro", "-U"},
-};
 
 static void keep_flags(CXCompileCommand cmd, str_vec *flags) {
   unsigned n = clang_CompileCommand_getNumArgs(cmd);
@@ -35,37 +25,12 @@ static void keep_flags(CXCompileCommand cmd, str_vec *flags) {
     VEC_PUSH(a, scan_strdup(clang_getCString(s)));
     clang_disposeString(s);
   }
-  for (size_t i = 1; i < a.n; i++) {
-    const char *f = a.v[i];
-    bool done = false;
-    for (size_t k = 0; k < sizeof path_flags / sizeof path_flags[0] && !done; k++) {
-      const char *name = path_flags[k][0];
-      size_t len = strlen(name);
-      if (!strcmp(f, name) && i + 1 < a.n) {
-        VEC_PUSH(*flags, path_flags[k][1]);
-        VEC_PUSH(*flags, absolute(dir, a.v[++i]));
-        done = true;
-      } else if (starts(f, name) && (f[len] == '=' || (name[1] != '-' && len == 2 && f[len]))) {
-        VEC_PUSH(*flags, path_flags[k][1]);
-        VEC_PUSH(*flags, absolute(dir, f + len + (f[len] == '=')));
-        done = true;
-      }
-    }
-    for (size_t k = 0; k < sizeof macro_flags / sizeof macro_flags[0] && !done; k++) {
-      const char *name = macro_flags[k][0];
-      size_t len = strlen(name);
-      if (!strcmp(f, name) && i + 1 < a.n) {
-        VEC_PUSH(*flags, scan_fmt("%s%s", macro_flags[k][1], a.v[++i]));
-        done = true;
-      } else if (starts(f, name) && f[len] && (len == 2 || f[len] == '=')) {
-        VEC_PUSH(*flags, scan_fmt("%s%s", macro_flags[k][1], f + len + (f[len] == '=')));
-        done = true;
-      }
-    }
-    if (done) continue;
-    if (starts(f, "-std=") || starts(f, "--std=")) VEC_PUSH(*flags, scan_fmt("-std=%s", strchr(f, '=') + 1));
-    else if ((!strcmp(f, "-std") || !strcmp(f, "--std")) && i + 1 < a.n) VEC_PUSH(*flags, scan_fmt("-std=%s", a.v[++i]));
-  }
+  if (!a.n) return;
+  /* nvcc's flags are noted as they are dropped; a host compiler's are the
+     build's business (-c, -o, -O2 and warnings in every entry) */
+  const char *cc = strrchr(a.v[0], '/');
+  cc = cc ? cc + 1 : a.v[0];
+  front_flags(a.v + 1, (int)a.n - 1, dir, strstr(cc, "nvcc") ? 2 : 0, flags);
 }
 
 static CXCompilationDatabase open_db(const char *dir, const char **err) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 CXTranslationUnit front_tu;
+const char *front_error;
 
 static bool has_cuda_headers(const char *root) {
   if (!root) return false;
@@ -23,6 +24,11 @@ static unsigned parse_errors(CXTranslationUnit tu, bool print) {
     CXDiagnostic d = clang_getDiagnostic(tu, i);
     enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
     if (sev >= CXDiagnostic_Error) {
+      if (print && !errors) {
+        CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
+        front_error = scan_strdup(clang_getCString(s));
+        clang_disposeString(s);
+      }
       if (print && errors < 20) {
         CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
         fprintf(stderr, "%s\n", clang_getCString(s));
@@ -62,7 +68,8 @@ static CXTranslationUnit parse_with(CXIndex idx, const char *file, struct CXUnsa
     VEC_PUSH(args, "new");
     VEC_PUSH(args, "-include");
     VEC_PUSH(args, scan_fmt("%s/cuda-include/gsan_nv_atomic.h", o->data_dir));
-    /* CUDA 13 keeps CUB, Thrust and libcu++ apart, where nvcc finds them itself */
+    /* CUDA 13 keeps Thrust, CUB and libcu++ in include/cccl, which nvcc
+       searches and clang's driver does not */
     const char *cccl = scan_fmt("%s/include/cccl", o->cuda_path);
     if (access(cccl, R_OK) == 0) {
       VEC_PUSH(args, "-isystem");
@@ -80,6 +87,7 @@ static int parse(const scan_front_opts *o, const char *file, struct CXUnsavedFil
                  scan_tu *out) {
   out->index = clang_createIndex(0, 0);
   out->file = scan_intern(file);
+  front_error = NULL;
   bool real = !o->no_cuda_headers && has_cuda_headers(o->cuda_path);
   enum CXErrorCode ec = CXError_Success;
   CXTranslationUnit tu = NULL;
@@ -107,7 +115,8 @@ static int parse(const scan_front_opts *o, const char *file, struct CXUnsavedFil
   /* both failed: the first parse's errors are the ones about the user's code */
   CXTranslationUnit shown = tu ? tu : own;
   if (!shown || ec) {
-    fprintf(stderr, "gsan scan: %s: libclang could not parse the file (error %d)\n", file, (int)ec);
+    front_error = scan_fmt("libclang could not parse the file (error %d)", (int)ec);
+    fprintf(stderr, "gsan scan: %s: %s\n", file, front_error);
   } else {
     parse_errors(shown, true);
     fprintf(stderr, "gsan scan: %s: not analysed: the file does not parse\n", file);
@@ -122,7 +131,8 @@ int front_parse(const scan_front_opts *o, const char *file, const char *const *f
   memset(out, 0, sizeof *out);
   FILE *f = fopen(file, "r");
   if (!f) {
-    fprintf(stderr, "gsan scan: cannot open '%s': %s\n", file, strerror(errno));
+    front_error = scan_fmt("cannot open '%s': %s", file, strerror(errno));
+    fprintf(stderr, "gsan scan: %s\n", front_error);
     return 2;
   }
   fclose(f);

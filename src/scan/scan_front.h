@@ -31,8 +31,18 @@ int front_parse_text(const scan_front_opts *o, const char *name, const char *tex
                      const char *const *flags, int nflags, scan_tu *out);
 void front_dispose(scan_tu *t);
 
-/* compile_commands.json in DIR: the parser flags recorded for FILE (-I, -D,
-   -U, -isystem, -include, -std), paths made absolute; -1 with *err set when
+/* flags of a build, in nvcc's spelling or clang's, as the parser's (clang's)
+   flags: include paths (relative ones made absolute against DIR unless it is
+   NULL), macros, forced includes, -std, -Xcompiler's flags, the host's -f/-m
+   flags that define macros; the rest dropped, with a note on stderr the first
+   time a kind of flag is (NOTES: 0 none, 1 all, 2 all but file names) */
+void front_flags(const char *const *in, int n, const char *dir, int notes, str_vec *out);
+/* the first error of the last parse that failed (file:line:col: error: ...),
+   or why the file could not be read; NULL after one that succeeded */
+extern const char *front_error;
+
+/* compile_commands.json in DIR: the parser flags recorded for FILE (through
+   front_flags, paths made absolute; notes when its compiler is nvcc); -1 with *err set when
    the database cannot be read or has no entry for FILE */
 int cdb_flags(const char *dir, const char *file, str_vec *flags, const char **err);
 /* every .cu file the database names */

@@ -5,22 +5,32 @@
 #include "scan_interp.h"
 #include "scan_solve.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <malloc.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 scan_opts O = {4000000, 60000, false, false, false, 1ull << 38};
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: gsan scan [options] FILE.cu... [-- PARSER-FLAGS...]\n"
+          "usage: gsan scan [options] FILE.cu|DIR... [-- BUILD-FLAGS...]\n"
           "Finds input-dependent and intra-allocation out-of-bounds accesses and host\n"
           "use-after-free in CUDA source before it runs (libclang + Z3; no GPU needed).\n\n"
+          "  DIR                    every .cu file under DIR, recursively, in name order\n"
           "  -I DIR, -isystem DIR, -D NAME[=VAL], -U NAME, -include FILE, -std=STD\n"
           "                         passed to the parser\n"
+          "  -- BUILD-FLAGS         the flags the program is built with, in nvcc's spelling\n"
+          "                         or clang's: -I, -D, -U, -include, -std (also -std c++17,\n"
+          "                         --std), -Xcompiler's -D/-I/-f/-m are kept; -arch, -gencode,\n"
+          "                         -rdc, --expt-*, -Xptxas, -ccbin, -O, -G, -lineinfo, -c,\n"
+          "                         -o, -x, -l, -L and other flags that do not change how the\n"
+          "                         source parses are dropped, with a note per kind\n"
           "  -p DIR                 read compile_commands.json in DIR for each file's flags;\n"
           "                         with no FILE, analyse every .cu file it lists\n"
           "  --format=text|sarif    compiler-style text (default) or SARIF 2.1.0\n"
@@ -35,7 +45,9 @@ static void usage(FILE *f) {
           "  -v, --verbose          say how each file was parsed\n"
           "  --stats                how the solver's questions were answered, and their time\n"
           "  --help, --version\n\n"
-          "Exit status: 0 no findings, 1 findings, 2 bad usage or a file that does not parse.\n"
+          "With several files, a progress line per file and a summary go to stderr.\n"
+          "Exit status: 0 no findings, 1 findings, 2 bad usage or a file that does not parse\n"
+          "(the other files are still analysed; in SARIF it is a tool execution notification).\n"
           "Unknowns (accesses the model cannot decide) are reported but do not change it.\n",
           (unsigned long long)O.rlimit, O.timeout_ms, (unsigned long long)O.max_alloc);
 }
@@ -75,19 +87,59 @@ static const char *default_cuda(void) {
   return "/usr/local/cuda";
 }
 
+static bool is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* every .cu file under DIR, recursively (hidden entries skipped) */
+static void cu_files_under(const char *dir, str_vec *out) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  str_vec names = {0};
+  for (struct dirent *e; (e = readdir(d));) {
+    if (e->d_name[0] == '.') continue;
+    VEC_PUSH(names, scan_strdup(e->d_name));
+  }
+  closedir(d);
+  if (names.n) qsort(names.v, names.n, sizeof *names.v, by_name);
+  size_t dl = strlen(dir);
+  for (size_t i = 0; i < names.n; i++) {
+    const char *p = dl && dir[dl - 1] == '/' ? scan_fmt("%s%s", dir, names.v[i]) : scan_fmt("%s/%s", dir, names.v[i]);
+    size_t n = strlen(names.v[i]);
+    if (is_dir(p)) cu_files_under(p, out);
+    else if (n > 3 && !strcmp(names.v[i] + n - 3, ".cu")) VEC_PUSH(*out, p);
+  }
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static unsigned findings_now(void) {
+  unsigned n = 0;
+  for (int k = 0; k < FK_COUNT; k++)
+    if (k != FK_UNKNOWN) n += diag_reported((scan_fkind)k);
+  return n;
+}
+
 static void reset_model(void) {
   M.regions.n = M.parts.n = M.accesses.n = M.uses.n = M.launches.n = 0;
 }
 
 int main(int argc, char **argv) {
-  str_vec files = {0}, flags = {0};
+  str_vec files = {0}, flags = {0}, raw = {0}, args = {0};
   const char *cdb = NULL, *out_path = NULL;
   scan_front_opts fo = {default_cuda(), false, data_dir()};
   static const char *const with_arg[] = {"-I", "-isystem", "-D", "-U", "-include", NULL};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
-      for (i++; i < argc; i++) VEC_PUSH(flags, argv[i]);
+      for (i++; i < argc; i++) VEC_PUSH(raw, argv[i]);
       break;
     }
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -139,7 +191,21 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) O.verbose = true;
     else if (!strcmp(a, "--stats")) O.stats = true;
     else if (a[0] == '-' && a[1]) return bad_usage("unknown option '%s'", a);
-    else VEC_PUSH(files, a);
+    else VEC_PUSH(args, a);
+  }
+  /* the build's flags, in nvcc's spelling or clang's */
+  front_flags(raw.v, (int)raw.n, NULL, 1, &flags);
+  for (size_t i = 0; i < args.n; i++) {
+    if (!is_dir(args.v[i])) {
+      VEC_PUSH(files, args.v[i]);
+      continue;
+    }
+    size_t before = files.n;
+    cu_files_under(args.v[i], &files);
+    if (files.n == before) {
+      fprintf(stderr, "gsan scan: no .cu file under '%s'\n", args.v[i]);
+      return 2;
+    }
   }
   if (!files.n && cdb) {
     const char *err = NULL;
@@ -167,15 +233,23 @@ int main(int argc, char **argv) {
      (page faults were half of the run time on a large file) */
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  unsigned accesses = 0;
+  unsigned accesses = 0, not_analysed = 0;
   int status = 0;
+  bool progress = files.n > 1;
+  double t_all = now_s();
   VEC(scan_tu) tus = {0};
+  VEC(double) parse_s = {0}; /* each parsed file's parse time */
+  size_t done = 0;           /* files reported on so far */
   for (size_t i = 0; i < files.n; i++) {
+    double t0 = now_s();
     str_vec ff = {0};
     if (cdb) {
       const char *err = NULL;
       if (cdb_flags(cdb, files.v[i], &ff, &err) < 0) {
         fprintf(stderr, "gsan scan: %s\n", err);
+        sarif_not_analysed(files.v[i], err);
+        if (progress) fprintf(stderr, "[%zu/%zu] %s: not analysed: no compile command\n", ++done, files.n, files.v[i]);
+        not_analysed++;
         status = 2;
         continue;
       }
@@ -183,28 +257,51 @@ int main(int argc, char **argv) {
     for (size_t k = 0; k < flags.n; k++) VEC_PUSH(ff, flags.v[k]);
     scan_tu tu;
     if (front_parse(&fo, files.v[i], ff.v, (int)ff.n, &tu)) {
+      sarif_not_analysed(files.v[i], front_error);
+      if (progress)
+        fprintf(stderr, "[%zu/%zu] %s: not analysed: %s (%.1f s)\n", ++done, files.n, files.v[i],
+                front_error && strstr(front_error, "cannot open") ? "cannot be read" : "does not parse",
+                now_s() - t0);
+      not_analysed++;
       status = 2;
       continue;
     }
     VEC_PUSH(tus, tu);
+    VEC_PUSH(parse_s, now_s() - t0);
   }
   /* the files that parsed, in the programs the linker would make of them: a
      kernel launched in one file and defined in another is analysed at its
-     launches */
+     launches. A progress line per program, naming its files */
   int *prog = scan_alloc((tus.n + 1) * sizeof *prog);
   unit_programs(tus.v, (int)tus.n, prog);
   for (size_t i = 0; i < tus.n; i++) {
     if (prog[i] < 0) continue;
+    double t0 = now_s(), parsing = 0;
+    unsigned f0 = findings_now(), u0 = diag_reported(FK_UNKNOWN);
     VEC(scan_tu) one = {0};
+    scan_buf names = {0};
     for (size_t j = i; j < tus.n; j++)
-      if (j == i || (prog[j] >= 0 && prog[j] == prog[i])) VEC_PUSH(one, tus.v[j]);
-    for (size_t j = i + 1; j < tus.n; j++)
-      if (prog[j] == prog[i]) prog[j] = -1;
+      if (j == i || prog[j] == prog[i]) {
+        VEC_PUSH(one, tus.v[j]);
+        buf_add(&names, "%s%s", names.n ? ", " : "", tus.v[j].file);
+        parsing += parse_s.v[j];
+        if (j > i) prog[j] = -1;
+      }
     reset_model();
     unit_analyse(one.v, (int)one.n);
-    accesses += check_all();
+    unsigned n = check_all();
+    accesses += n;
+    done += one.n;
+    if (progress) {
+      unsigned f = findings_now() - f0, u = diag_reported(FK_UNKNOWN) - u0;
+      fprintf(stderr, "[%zu/%zu] %s: %u finding%s, %u unknown in %u access%s (%.1f s)\n", done, files.n, names.s, f,
+              f == 1 ? "" : "s", u, n, n == 1 ? "" : "es", parsing + now_s() - t0);
+    }
   }
   for (size_t i = 0; i < tus.n; i++) front_dispose(&tus.v[i]);
+  if (progress)
+    fprintf(stderr, "gsan scan: %zu files: %zu analysed, %u not analysed, %.1f s\n", files.n, files.n - not_analysed,
+            not_analysed, now_s() - t_all);
   diag_sort();
   if (O.sarif) {
     diag_print_sarif(out, files.v, (int)files.n);

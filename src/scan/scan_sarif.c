@@ -1,7 +1,9 @@
 /* scan_sarif.c: the findings as a SARIF 2.1.0 log (--format=sarif): one run
  * of the gsan-scan driver with a rule per finding category, a result per
  * finding (unknowns at level "note"), the notes as related locations and
- * the witness in the result's properties. */
+ * the witness in the result's properties. Files that could not be analysed
+ * (unreadable, or they do not parse) are the invocation's tool execution
+ * notifications at level error, never an empty result. */
 #include "scan.h"
 
 #include <ctype.h>
@@ -31,6 +33,16 @@ static const char *uri(const char *path) {
   return b.s;
 }
 
+typedef struct {
+  const char *file, *why;
+} not_analysed;
+static VEC(not_analysed) failed;
+
+void sarif_not_analysed(const char *file, const char *why) {
+  not_analysed n = {scan_strdup(file), scan_strdup(why ? why : "not analysed")};
+  VEC_PUSH(failed, n);
+}
+
 /* the "physicalLocation" member of a location object */
 static void physical(FILE *out, scan_loc l) {
   fputs("\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", out);
@@ -57,7 +69,21 @@ void diag_print_sarif(FILE *out, const char *const *files, int nfiles) {
     json_str(out, uri(files[i]));
     fputs("}, \"roles\": [\"analysisTarget\"]}", out);
   }
-  fputs("],\n      \"results\": [", out);
+  fputs("],\n      \"invocations\": [{\"executionSuccessful\": ", out);
+  fputs(failed.n ? "false" : "true", out);
+  if (failed.n) {
+    fputs(", \"toolExecutionNotifications\": [", out);
+    for (size_t i = 0; i < failed.n; i++) {
+      fputs(i ? ",\n        " : "\n        ", out);
+      fputs("{\"level\": \"error\", \"descriptor\": {\"id\": \"gsan-scan-not-analysed\"}, \"message\": {\"text\": ", out);
+      json_str(out, scan_fmt("%s: not analysed: %s", failed.v[i].file, failed.v[i].why));
+      fputs("}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", out);
+      json_str(out, uri(failed.v[i].file));
+      fputs("}}}]}", out);
+    }
+    fputs("]", out);
+  }
+  fputs("}],\n      \"results\": [", out);
   bool first = true;
   for (size_t i = 0; i < diag_count(); i++) {
     scan_finding *f = diag_get(i);

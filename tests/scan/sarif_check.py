@@ -2,7 +2,8 @@
 """Validates a SARIF log against the SARIF 2.1.0 JSON schema vendored beside
 this script (sarif-schema-2.1.0.json, from the OASIS sarif-spec repository) and
 prints one line per result, for FileCheck: LEVEL RULE FILE:LINE:COL and the
-witness. Usage: sarif_check.py LOG.sarif"""
+witness; before them, each invocation's executionSuccessful and its tool
+execution notifications (LEVEL FILE: MESSAGE). Usage: sarif_check.py LOG.sarif"""
 import json
 import os
 import sys
@@ -23,6 +24,11 @@ if errors:
 print("valid SARIF %s" % log["version"])
 for run in log["runs"]:
     rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    for inv in run.get("invocations", []):
+        print("invocation executionSuccessful=%s" % str(inv["executionSuccessful"]).lower())
+        for n in inv.get("toolExecutionNotifications", []):
+            uri = n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            print("notification %s %s: %s" % (n["level"], os.path.basename(uri), n["message"]["text"]))
     for r in run.get("results", []):
         assert rules[r["ruleIndex"]] == r["ruleId"], "ruleIndex does not match ruleId"
         loc = r["locations"][0]["physicalLocation"]
