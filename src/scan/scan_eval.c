@@ -433,7 +433,10 @@ static lval ev_lv_node(interp *I, CXCursor e) {
   }
   case CXCursor_ArraySubscriptExpr: {
     if (n != 2) break;
-    int pi = ct_of(ty(k[0])).k == CT_PTR ? 0 : 1;
+    /* a[i] or i[a]: the index is the integer (the base's type may read as an
+       array: a parameter declared double x[8], a row of double phi[][Y][Z]) */
+    ctype c1 = ct_of(ty(k[1]));
+    int pi = c1.k == CT_INT || c1.k == CT_BOOL ? 0 : ct_of(ty(k[0])).k == CT_PTR ? 0 : 1;
     val p = ev(I, k[pi]);
     val i = ev(I, k[1 - pi]);
     uint64_t size = ct_size(t);
