@@ -173,6 +173,11 @@ def prepare(src, work):
                             for m in INCLUDE.findall(fh.read()):
                                 included.add(os.path.basename(m.decode(errors="replace")))
             units = [c for c in cus if os.path.basename(c) not in included] or cus
+            # the program's host translation units (main.cpp holds main and
+            # calls the launchers of kernels.cu): analysed with the .cu files,
+            # which gsan scan joins into one program
+            units += sorted(os.path.relpath(os.path.join(dp, f), pdir) for dp, _, fs in os.walk(pdir) for f in fs
+                            if re.search(r"\.(cpp|cc|cxx)$", f) and f not in included)
             with open(os.path.join(work, "files", n), "w") as f:
                 for c in units:
                     f.write(c + "\n")

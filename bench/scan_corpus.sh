@@ -12,7 +12,7 @@
 #   SCAN=PATH      the gsan-scan to run (default BUILD/bin/gsan-scan)
 #   OUT=FILE       the results (default docs/results/scan-corpus.md)
 #
-# Each program is one gsan scan over its .cu files that are translation units
+# Each program is one gsan scan over its .cu, .cpp and .cc files that are translation units
 # (one another file #includes is analysed inside it, not alone), run in its
 # folder. HeCBench is extracted into BUILD/corpus-scan/ (ignored); nothing of it is
 # ever committed. The raw output of each program stays in

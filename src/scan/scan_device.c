@@ -418,6 +418,18 @@ bool device_call(interp *I, CXCursor call, const char *name, CXCursor callee, va
     *out = minmax(I, call, is_max, t.sgn);
     return true;
   }
+  if ((!strcmp(name, "__umul24") || !strcmp(name, "__mul24")) && t.k == CT_INT && t.w == 32 && n == 2) {
+    /* the product of the operands' low 24 bits (sign-extended for __mul24), its low 32 bits */
+    bool sgn = name[2] == 'm';
+    const sx *f[2];
+    for (int i = 0; i < 2; i++) {
+      val x = ev(I, clang_Cursor_getArgument(call, (unsigned)i));
+      if (x.k != V_INT || x.e->w != 32) return false;
+      f[i] = sx_ext(sgn ? SX_SEXT : SX_ZEXT, sx_ext(SX_TRUNC, x.e, 24), 32);
+    }
+    *out = v_int(sx_bin(SX_MUL, f[0], f[1]));
+    return true;
+  }
   if ((!strcmp(name, "abs") || !strcmp(name, "labs") || !strcmp(name, "llabs")) && t.k == CT_INT && n == 1) {
     val x = ev(I, clang_Cursor_getArgument(call, 0));
     if (x.k != V_INT) return false;

@@ -29,7 +29,10 @@ static val input_val(interp *I, CXCursor call, CXType t) {
 
 static const char *const int_inputs[] = {"atoi", "atol", "atoll", "strtol", "strtoul", "strtoll", "strtoull", "stoi",
                                          "stol", "stoll", "stoul", "stoull", "rand", "random", "lrand48", "getchar",
-                                         "fgetc", "getc", "strtoimax", "strtoumax", NULL};
+                                         "fgetc", "getc", "strtoimax", "strtoumax",
+                                         /* comparisons of strings (command-line flags, file contents): the
+                                            model does not follow strings, and takes the outcome as an input */
+                                         "strcmp", "strncmp", "strcasecmp", "strncasecmp", "strlen", NULL};
 static const char *const scans[] = {"scanf", "sscanf", "fscanf", NULL};
 
 static bool in(const char *name, const char *const *list) {
