@@ -10,7 +10,7 @@
 
 __global__ void zero(float *a, int n) {
   int i = __umul24(blockIdx.x, blockDim.x) + threadIdx.x;
-  // CHECK: cmdline_flags.cu:[[@LINE+1]]:16: warning: out-of-bounds write to 'a' [gsan-scan-oob]
+  // CHECK: cmdline_flags.cu:[[@LINE+1]]:15: warning: out-of-bounds write to 'a' [gsan-scan-oob]
   if (i <= n) a[i] = 0;
   // CHECK: note: witness: argc=16, strcmp(argv[1], "-n")=0, n=16, gridDim.x=1, blockDim.x=256, blockIdx.x=0, threadIdx.x=16: index 16 of 'd' >= size 16 (4-byte elements: byte 64, size 64 bytes)
 }
