@@ -4,8 +4,8 @@
  * libgsan (the JIT cache, sanitizer_lib, log_path):
  * - the directory (or a library's directory, and the library) is owned by
  *   this user (or root) and neither its group nor others can write to it;
- * - each directory above it is either not writable by others, or sticky and
- *   owned by root or this user (/tmp);
+ * - each directory above it is owned by root or this user, and either
+ *   writable by neither its group nor others, or sticky (/tmp);
  * - the checks are made on the path with its symbolic links resolved, and
  *   the caller goes on with that path, so a link swapped afterwards changes
  *   nothing;
@@ -28,7 +28,8 @@ typedef struct rt_trust_err {
  * NULL) gets its resolved path. 0, or -1 with err filled. */
 int rt_trust_dir(const char *dir, char *real, rt_trust_err *err);
 
-/* The same, dir and each missing directory above it created 0700 first. */
+/* The same, dir and each missing directory above it created 0700 first,
+ * once the directory they go in and each above it pass the rule. */
 int rt_trust_make_dir(const char *dir, char *real, rt_trust_err *err);
 
 /* A library gsan loads: a regular file that neither its group nor others
