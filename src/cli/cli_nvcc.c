@@ -127,7 +127,7 @@ static int check_private(const char *who, const char *dir) {
     struct stat st;
     if (lstat(sub, &st) == 0) bad = rt_trust_dir(sub, NULL, &err);
   }
-  if (bad) fprintf(stderr, "%s: %s: %s\n", who, err.path, err.why);
+  if (bad) rt_trust_say(who, &err);
   return bad ? -1 : 0;
 }
 

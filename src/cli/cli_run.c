@@ -76,7 +76,7 @@ static int cache_env(const char *wrapper, const char *name, const char *var) {
   size_t dir = strlen(wrapper) - strlen("/wrap/ptxas");
   snprintf(cache, sizeof cache, "%.*s/%s", (int)dir, wrapper, name);
   if (rt_trust_make_dir(cache, real, &err) != 0) {
-    fprintf(stderr, "gsan run: %s: %s\n", err.path, err.why);
+    rt_trust_say("gsan run", &err);
     return -1;
   }
   setenv(var, real, 1);

@@ -125,23 +125,36 @@ int rt_trust_cache_root(char *out, size_t n) {
   return w > 0 && (size_t)w < n ? 0 : -1;
 }
 
+void rt_trust_say(const char *who, const rt_trust_err *err) { fprintf(stderr, "%s: %s: %s\n", who, err->path, err->why); }
+
 FILE *rt_trust_open_log(const char *path, const char **why) {
   char dir[PATH_MAX];
   const char *slash = strrchr(path, '/');
   snprintf(dir, sizeof dir, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1, slash ? path : ".");
   struct stat st;
-  /* O_NONBLOCK: a FIFO planted there must not hold the program */
-  int shared = stat(dir, &st) == 0 && (st.st_mode & S_IWOTH);
-  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | (shared ? O_NOFOLLOW | O_NONBLOCK : 0), 0666);
+  /* O_NONBLOCK: a FIFO planted there must not hold the program; 0600: the
+   * reports are not for the others who can list the directory */
+  int shared = stat(dir, &st) == 0 && (st.st_mode & (S_IWOTH | S_IWGRP));
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (shared ? O_NOFOLLOW | O_NONBLOCK : 0),
+                shared ? 0600 : 0666);
   if (fd < 0) {
     *why = shared && errno == ELOOP ? "a symbolic link in a directory other users can write to; not followed"
                                     : strerror(errno);
     return NULL;
   }
-  if (shared && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, O_APPEND) != 0)) {
-    close(fd);
-    *why = "not a regular file, in a directory other users can write to";
-    return NULL;
+  /* there, only a file of this user's own, with no other name (a hard link
+   * planted there would have gsan write into the file it names) */
+  if (shared) {
+    const char *bad = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) bad = "not a regular file, in a directory other users can write to";
+    else if (st.st_uid != geteuid()) bad = "owned by another user, in a directory other users can write to";
+    else if (st.st_nlink != 1) bad = "a file with other names (hard links), in a directory other users can write to";
+    else if (fcntl(fd, F_SETFL, O_APPEND) != 0) bad = strerror(errno);
+    if (bad) {
+      close(fd);
+      *why = bad;
+      return NULL;
+    }
   }
   FILE *f = fdopen(fd, "a");
   if (!f) {

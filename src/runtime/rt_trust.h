@@ -42,9 +42,13 @@ int rt_trust_file(const char *file, char *real, rt_trust_err *err);
  * there is no shared fallback. */
 int rt_trust_cache_root(char *out, size_t n);
 
-/* log_path opened for appending. In a directory others can write to, a
- * symbolic link at its last component is not followed and only a regular
- * file is taken. NULL with the reason in why. */
+/* err said on stderr, as one line "<who>: <path>: <why>" */
+void rt_trust_say(const char *who, const rt_trust_err *err);
+
+/* log_path opened for appending. In a directory others (or its group) can
+ * write to, a symbolic link at its last component is not followed, only a
+ * regular file of this user's with one name is taken, and a new one is made
+ * 0600. NULL with the reason in why. */
 FILE *rt_trust_open_log(const char *path, const char **why);
 
 #endif
