@@ -94,27 +94,33 @@ static char *edit_profile(const char *profile, const char *bindir, const char *w
 
 /* gsan's cache root (rt_trust_cache_root), made and held to the rule for
  * what gsan runs code from (rt_trust.h). Without GSAN_CACHE,
- * XDG_CACHE_HOME or HOME, a new private directory from mkdtemp under
- * $TMPDIR or /tmp, said, and passed on in GSAN_CACHE to what gsan runs.
- * who: the command, in messages. */
+ * XDG_CACHE_HOME or HOME, the one per-user directory $TMPDIR/gsan-<uid>
+ * (or under /tmp), made 0700 and used only if it passes the rule (another
+ * user who made it first gets it refused), said, and passed on in
+ * GSAN_CACHE to what gsan runs. who: the command, in messages. */
 static int cache_root(const char *who, char *root) {
   char want[PATH_MAX];
   rt_trust_err err;
-  if (rt_trust_cache_root(want, sizeof want) != 0) {
-    const char *tmp = getenv("TMPDIR");
-    if (!tmp || *tmp != '/') tmp = "/tmp";
-    snprintf(want, sizeof want, "%s/gsan-%u.XXXXXX", tmp, (unsigned)geteuid());
-    if (!mkdtemp(want)) {
-      fprintf(stderr, "%s: %s: cannot make a private directory: %s\n", who, want, strerror(errno));
-      return -1;
-    }
-    fprintf(stderr, "%s: HOME is not set: using the new private directory %s (set GSAN_CACHE to keep one)\n", who,
-            want);
-    setenv("GSAN_CACHE", want, 1);
+  if (rt_trust_cache_root(want, sizeof want) == 0) {
+    if (rt_trust_make_dir(want, root, &err) == 0) return 0;
+    rt_trust_say(who, &err);
+    return -1;
   }
-  if (rt_trust_make_dir(want, root, &err) == 0) return 0;
-  fprintf(stderr, "%s: %s: %s\n", who, err.path, err.why);
-  return -1;
+  const char *tmp = getenv("TMPDIR");
+  if (!tmp || *tmp != '/') tmp = "/tmp";
+  if (snprintf(want, sizeof want, "%s/gsan-%u", tmp, (unsigned)geteuid()) >= (int)sizeof want) {
+    fprintf(stderr, "%s: %s: the path is too long\n", who, tmp);
+    return -1;
+  }
+  if (rt_trust_make_dir(want, root, &err) != 0) {
+    fprintf(stderr, "%s: %s: %s (HOME is not set: set GSAN_CACHE to a directory of your own)\n", who, err.path,
+            err.why);
+    return -1;
+  }
+  fprintf(stderr, "%s: HOME is not set: using the private directory %s (set GSAN_CACHE to choose another)\n", who,
+          root);
+  setenv("GSAN_CACHE", root, 1);
+  return 0;
 }
 
 /* dir and the two directories in it that gsan runs programs from */
@@ -127,7 +133,7 @@ static int check_private(const char *who, const char *dir) {
     struct stat st;
     if (lstat(sub, &st) == 0) bad = rt_trust_dir(sub, NULL, &err);
   }
-  if (bad) fprintf(stderr, "%s: %s: %s\n", who, err.path, err.why);
+  if (bad) rt_trust_say(who, &err);
   return bad ? -1 : 0;
 }
 
@@ -240,7 +246,7 @@ static void usage(FILE *f) {
         "  GSAN_NVCC         the nvcc to run (default: the first on PATH, else /usr/local/cuda)\n"
         "  GSAN_PTX_OPTIONS  options for gsan ptx, e.g. --recover\n"
         "  GSAN_CACHE        where the private nvcc directory lives (default $XDG_CACHE_HOME/gsan, else\n"
-        "                    ~/.cache/gsan; without HOME a new private directory in /tmp, said so);\n"
+        "                    ~/.cache/gsan; without HOME $TMPDIR/gsan-<uid> or /tmp/gsan-<uid>, said so);\n"
         "                    refused unless only you (or root) can write to it (docs/security.md)\n",
         f);
 }

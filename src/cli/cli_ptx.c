@@ -4,10 +4,12 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gsan/abi.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void usage(FILE *f) {
   fputs("usage: gsan ptx [options] IN.ptx [-o OUT.ptx]\n"
@@ -107,19 +109,28 @@ static int write_output(const char *out, const ptx_module *m) {
     if (bad) fprintf(stderr, "gsan ptx: cannot write '%s': %s\n", out, strerror(errno));
     return bad ? 2 : 0;
   }
-  size_t n = strlen(out) + 16;
+  /* a new file of its own (mkostemp: O_EXCL, so nothing planted at its
+   * name is followed), given the mode a new file gets, then renamed */
+  size_t n = strlen(out) + 8;
   char *tmp = malloc(n);
-  snprintf(tmp, n, "%s.gsan-tmp", out);
+  snprintf(tmp, n, "%s.XXXXXX", out);
   int rc = 0;
-  FILE *f = fopen(tmp, "wb");
+  int fd = mkostemp(tmp, O_CLOEXEC);
+  mode_t mask = umask(0);
+  umask(mask);
+  FILE *f = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "wb") : NULL;
   if (!f) {
-    fprintf(stderr, "gsan ptx: cannot write '%s': %s\n", tmp, strerror(errno));
+    fprintf(stderr, "gsan ptx: cannot write '%s': %s\n", out, strerror(errno));
+    if (fd >= 0) {
+      close(fd);
+      unlink(tmp);
+    }
     rc = 2;
   } else {
     int bad = write_stream(f, m);
     if (fclose(f) != 0 || bad || rename(tmp, out) != 0) {
       fprintf(stderr, "gsan ptx: cannot write '%s': %s\n", out, strerror(errno));
-      remove(tmp);
+      unlink(tmp);
       rc = 2;
     }
   }

@@ -3,6 +3,7 @@
  * errors (libgsan exits with it). */
 #include "cli.h"
 #include "../runtime/rt_flags.h"
+#include "../runtime/rt_jit.h"
 #include "../runtime/rt_trust.h"
 
 #include <errno.h>
@@ -38,33 +39,65 @@ static void usage(FILE *f) {
 /* libgsan.so beside the gsan binary: bin/../lib, or the same directory. GSAN_LIB
  * may name several, ':'-separated, preloaded in that order (a sanitizer's
  * runtime before a libgsan built with it); each is held to the rule for what
- * gsan loads code from (rt_trust.h): -2, said, when one fails it. */
-static int find_lib(char *out, size_t n) {
+ * gsan loads code from (rt_trust.h), and what is preloaded is the list of
+ * their resolved paths, so a link swapped after the check changes nothing.
+ * The list (malloc'd) in *out; -1 when libgsan.so is not beside gsan, -2
+ * (said, naming the entry) when an entry of GSAN_LIB cannot be had. */
+static int find_lib(char **out) {
   const char *env = getenv("GSAN_LIB");
+  *out = NULL;
   if (env && *env) {
     rt_trust_err err;
+    char real[PATH_MAX];
+    size_t cap = 1, n = 0;
+    char *list = calloc(1, cap);
     for (const char *p = env; *p; p += *p == ':') {
       size_t k = strcspn(p, ":");
-      snprintf(out, n, "%.*s", (int)k, p);
-      if (access(out, R_OK)) return -1;
-      if (rt_trust_file(out, NULL, &err) != 0) {
-        fprintf(stderr, "gsan run: %s: %s\n", err.path, err.why);
+      char *entry = strndup(p, k);
+      p += k;
+      if (!*entry) { /* an empty entry, as in "a::b" */
+        free(entry);
+        continue;
+      }
+      int bad = rt_trust_file(entry, real, &err) != 0;
+      if (!bad && access(real, R_OK) != 0) {
+        snprintf(err.path, sizeof err.path, "%s", real);
+        snprintf(err.why, sizeof err.why, "cannot read it: %s", strerror(errno));
+        bad = 1;
+      }
+      free(entry);
+      char *grown = bad ? NULL : realloc(list, cap += strlen(real) + 1);
+      if (bad || !grown) {
+        if (!bad) {
+          snprintf(err.path, sizeof err.path, "%s", real);
+          snprintf(err.why, sizeof err.why, "%s", strerror(ENOMEM));
+        }
+        /* GSAN_LIB: the entry as resolved (or as given, when it does not resolve) and why */
+        rt_trust_say("gsan run: GSAN_LIB", &err);
+        free(list);
         return -2;
       }
-      p += k;
+      list = grown;
+      n += (size_t)sprintf(list + n, "%s%s", n ? ":" : "", real);
     }
-    snprintf(out, n, "%s", env);
+    if (!n) {
+      fputs("gsan run: GSAN_LIB names no library\n", stderr);
+      free(list);
+      return -2;
+    }
+    *out = list;
     return 0;
   }
-  char self[PATH_MAX];
+  char self[PATH_MAX], lib[PATH_MAX + 32];
   ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
   if (sl <= 0) return -1;
   self[sl] = 0;
   *strrchr(self, '/') = 0;
-  snprintf(out, n, "%s/../lib/libgsan.so", self);
-  if (access(out, R_OK) == 0) return 0;
-  snprintf(out, n, "%s/libgsan.so", self);
-  return access(out, R_OK);
+  snprintf(lib, sizeof lib, "%s/../lib/libgsan.so", self);
+  if (access(lib, R_OK) != 0) snprintf(lib, sizeof lib, "%s/libgsan.so", self);
+  if (access(lib, R_OK) != 0) return -1;
+  *out = strdup(lib);
+  return 0;
 }
 
 /* A cache of compiled kernels beside the wrapper (DIR/wrap/ptxas), DIR/name,
@@ -76,7 +109,7 @@ static int cache_env(const char *wrapper, const char *name, const char *var) {
   size_t dir = strlen(wrapper) - strlen("/wrap/ptxas");
   snprintf(cache, sizeof cache, "%.*s/%s", (int)dir, wrapper, name);
   if (rt_trust_make_dir(cache, real, &err) != 0) {
-    fprintf(stderr, "gsan run: %s: %s\n", err.path, err.why);
+    rt_trust_say("gsan run", &err);
     return -1;
   }
   setenv(var, real, 1);
@@ -113,16 +146,28 @@ static int triton_env(void) {
 
 /* binary=1 loads sanitizer_lib (GSAN_OPTIONS with --opt's added) as code:
  * held to the rule before the program starts. One that is not there is left
- * to libgsan, which says it cannot load it; options that do not parse too. */
-static int sanitizer_lib_ok(const char *opts) {
+ * to libgsan, which says it cannot load it; options that do not parse too.
+ * So is the JIT cache, whose entries libgsan loads as code (jit_cache, the
+ * default): made 0700 now (in GSAN_CACHE, which triton_env may have set),
+ * and one that fails the rule is refused here rather than only said by
+ * libgsan, which goes on without it. 0, or -1 said. */
+static int options_ok(const char *opts) {
   rt_flags f;
-  char err[256];
+  char err[256], dir[PATH_MAX];
   rt_trust_err terr;
   rt_flags_defaults(&f);
-  if (rt_flags_parse(&f, opts, err, sizeof err) != 0 || !f.binary || !f.sanitizer_lib[0] ||
-      access(f.sanitizer_lib, F_OK) != 0 || rt_trust_file(f.sanitizer_lib, NULL, &terr) == 0)
-    return 1;
-  fprintf(stderr, "gsan run: %s: %s\n", terr.path, terr.why);
+  if (rt_flags_parse(&f, opts, err, sizeof err) != 0) return 0;
+  if (f.binary && f.sanitizer_lib[0] && access(f.sanitizer_lib, F_OK) == 0 &&
+      rt_trust_file(f.sanitizer_lib, NULL, &terr) != 0) {
+    rt_trust_say("gsan run", &terr);
+    return -1;
+  }
+  /* none (no GSAN_CACHE, XDG_CACHE_HOME or HOME): libgsan keeps no cache */
+  if (f.jit_cache && rt_jit_cache_dir(f.jit_cache_dir, dir, sizeof dir) == 0 &&
+      rt_trust_make_dir(dir, NULL, &terr) != 0) {
+    rt_trust_say("gsan run", &terr);
+    return -1;
+  }
   return 0;
 }
 
@@ -173,9 +218,9 @@ int cli_run(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
-  char lib[PATH_MAX + 32];
-  int found = find_lib(lib, sizeof lib);
-  if (found != 0 || !sanitizer_lib_ok(opts)) {
+  char *lib;
+  int found = find_lib(&lib);
+  if (found != 0) {
     if (found == -1) fprintf(stderr, "gsan run: libgsan.so not found next to gsan (set GSAN_LIB)\n");
     free(opts);
     return 2;
@@ -185,8 +230,10 @@ int cli_run(int argc, char **argv) {
   char *pre = malloc(n);
   snprintf(pre, n, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
   setenv("LD_PRELOAD", pre, 1);
+  free(lib);
   if (*opts) setenv("GSAN_OPTIONS", opts, 1);
-  if (triton_env() != 0) {
+  /* the private directory and the caches (and GSAN_CACHE without HOME) first */
+  if (triton_env() != 0 || options_ok(opts) != 0) {
     free(pre);
     free(opts);
     return 2;

@@ -4,8 +4,8 @@
  * libgsan (the JIT cache, sanitizer_lib, log_path):
  * - the directory (or a library's directory, and the library) is owned by
  *   this user (or root) and neither its group nor others can write to it;
- * - each directory above it is either not writable by others, or sticky and
- *   owned by root or this user (/tmp);
+ * - each directory above it is owned by root or this user, and either
+ *   writable by neither its group nor others, or sticky (/tmp);
  * - the checks are made on the path with its symbolic links resolved, and
  *   the caller goes on with that path, so a link swapped afterwards changes
  *   nothing;
@@ -28,7 +28,8 @@ typedef struct rt_trust_err {
  * NULL) gets its resolved path. 0, or -1 with err filled. */
 int rt_trust_dir(const char *dir, char *real, rt_trust_err *err);
 
-/* The same, dir and each missing directory above it created 0700 first. */
+/* The same, dir and each missing directory above it created 0700 first,
+ * once the directory they go in and each above it pass the rule. */
 int rt_trust_make_dir(const char *dir, char *real, rt_trust_err *err);
 
 /* A library gsan loads: a regular file that neither its group nor others
@@ -41,9 +42,13 @@ int rt_trust_file(const char *file, char *real, rt_trust_err *err);
  * there is no shared fallback. */
 int rt_trust_cache_root(char *out, size_t n);
 
-/* log_path opened for appending. In a directory others can write to, a
- * symbolic link at its last component is not followed and only a regular
- * file is taken. NULL with the reason in why. */
+/* err said on stderr, as one line "<who>: <path>: <why>" */
+void rt_trust_say(const char *who, const rt_trust_err *err);
+
+/* log_path opened for appending. In a directory others (or its group) can
+ * write to, a symbolic link at its last component is not followed, only a
+ * regular file of this user's with one name is taken, and a new one is made
+ * 0600. NULL with the reason in why. */
 FILE *rt_trust_open_log(const char *path, const char **why);
 
 #endif
