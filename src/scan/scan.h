@@ -204,6 +204,7 @@ typedef struct {
   const sx *freed;   /* the region's free condition when it was used */
   const char *name;  /* the pointer as written */
   const char *what;  /* "passed to kernel 'k'", "copied by cudaMemcpy", ... */
+  const char *why;   /* set: the function is not followed exactly (goto), so an unknown at most */
 } scan_use;
 
 /* one kernel launch (or a kernel analysed with no launch in sight) */

@@ -500,9 +500,9 @@ static void check_use(const scan_use *u) {
   const char *what = !strncmp(u->what, "freed again", 11)
                          ? scan_fmt("'%s' may be freed twice: %s", u->name, u->what)
                          : scan_fmt("'%s' is used after it was freed: %s", u->name, u->what);
-  if (res == Q_UNKNOWN || first_opaque(&q)) {
+  if (res == Q_UNKNOWN || u->why || first_opaque(&q)) {
     diag_new(FK_UNKNOWN, u->loc, scan_fmt("cannot decide whether %s: %s", what,
-                                          res == Q_UNKNOWN ? timeout_why() : first_opaque(&q)));
+                                          u->why ? u->why : res == Q_UNKNOWN ? timeout_why() : first_opaque(&q)));
     return;
   }
   scan_finding *f = diag_new(FK_UAF, u->loc, what);

@@ -92,7 +92,7 @@ static void use_of(interp *H, val p, CXCursor at, const char *what) {
   if (p.k != V_PTR || p.region < 0) return;
   scan_region *r = model_reg(p.region);
   if (!r->freed || sx_is_false(H->reach)) return;
-  scan_use u = {cur_loc(at), p.region, H->reach, r->freed, cur_text(at), what};
+  scan_use u = {cur_loc(at), p.region, H->reach, r->freed, cur_text(at), what, H->fr ? H->fr->why : NULL};
   VEC_PUSH(M.uses, u);
 }
 

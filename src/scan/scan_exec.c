@@ -875,8 +875,27 @@ static bool const_false(CXCursor cond) {
   return f;
 }
 
+/* ---- goto ---- */
+/* paths left by goto that a label may take up */
+static bool gone(interp *I) { return I->fr && I->fr->gone && !sx_is_false(I->fr->gone); }
+
+static enum CXChildVisitResult label_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (kind(c) != CXCursor_LabelStmt) return CXChildVisit_Recurse;
+  *(bool *)d = true;
+  return CXChildVisit_Break;
+}
+
+/* a statement that no path reaches runs only where a goto may land in it */
+static bool has_label(CXCursor s) {
+  bool found = kind(s) == CXCursor_LabelStmt;
+  if (!found) clang_visitChildren(s, label_visit, &found);
+  return found;
+}
+
 void exec(interp *I, CXCursor s) {
-  if (sx_is_false(I->reach) || nest_enter(I, s)) return;
+  if (sx_is_false(I->reach) && !(gone(I) && has_label(s))) return;
+  if (nest_enter(I, s)) return;
   exec_stmt(I, s);
   nest_leave();
 }
@@ -886,7 +905,7 @@ static void exec_stmt(interp *I, CXCursor s) {
   int n = cur_children(s, &k);
   switch (kind(s)) {
   case CXCursor_CompoundStmt:
-    for (int i = 0; i < n && !sx_is_false(I->reach); i++) exec(I, k[i]);
+    for (int i = 0; i < n && (!sx_is_false(I->reach) || gone(I)); i++) exec(I, k[i]);
     return;
   case CXCursor_DeclStmt:
     for (int i = 0; i < n; i++)
@@ -945,13 +964,26 @@ static void exec_stmt(interp *I, CXCursor s) {
   case CXCursor_BreakStmt: exec_break(I, true); return;
   case CXCursor_ContinueStmt: exec_break(I, false); return;
   case CXCursor_LabelStmt:
+    if (gone(I)) {
+      I->env = sx_is_false(I->reach) ? env_copy(I->fr->gone_env) : env_merge(I->reach, I->env, I->fr->gone_env, cur_loc(s));
+      I->reach = sx_or(I->reach, I->fr->gone);
+    }
+    if (n >= 1) exec(I, k[n - 1]);
+    return;
   case CXCursor_CaseStmt:
   case CXCursor_DefaultStmt:
     if (n >= 1) exec(I, k[n - 1]);
     return;
   case CXCursor_GotoStmt:
   case CXCursor_IndirectGotoStmt:
-  case CXCursor_NullStmt: return; /* goto: the function's accesses are all reported unknown */
+    /* the path leaves; the function's accesses and uses are all reported unknown */
+    if (I->fr) {
+      I->fr->gone_env = gone(I) ? env_merge(I->reach, I->env, I->fr->gone_env, cur_loc(s)) : env_copy(I->env);
+      I->fr->gone = gone(I) ? sx_or(I->fr->gone, I->reach) : I->reach;
+    }
+    I->reach = sx_false();
+    return;
+  case CXCursor_NullStmt: return;
   case CXCursor_GCCAsmStmt:
   case CXCursor_MSAsmStmt:
     record_unmodelled(I, s, "inline assembly is not analysed");

@@ -69,7 +69,7 @@ static void use_of(interp *I, val p, CXCursor at, const char *what) {
   if (p.k != V_PTR || p.region < 0 || sx_is_false(I->reach)) return;
   scan_region *r = model_reg(p.region);
   if (!r->freed) return;
-  scan_use u = {cur_loc(at), p.region, I->reach, r->freed, cur_text(cur_strip(at)), what};
+  scan_use u = {cur_loc(at), p.region, I->reach, r->freed, cur_text(cur_strip(at)), what, I->fr ? I->fr->why : NULL};
   VEC_PUSH(M.uses, u);
 }
 

@@ -68,6 +68,8 @@ typedef struct frame {
   VEC(ret_item) rets;
   const char *why; /* set: every access in this function is reported unknown */
   val self;        /* a method's object: the address of a variable, or V_NONE */
+  const sx *gone;  /* the paths that left by goto, and their bindings: they */
+  env *gone_env;   /* join every label after (the function is unknown anyway) */
   struct frame *up;
 } frame;
 
