@@ -6,6 +6,9 @@
 #   corpus: P programs, A accesses, D% decided, F findings (T confirmed on a GPU, X false), C crashes, O timeouts
 #
 #   sh bench/scan_corpus.sh [BUILD]       (BUILD: gsan's build folder, default build)
+#   sh bench/scan_corpus.sh --report [BUILD]   the results again from the last
+#                  run's outputs, with the triage file as it is now (the
+#                  commit and date of that run are kept)
 #   HECBENCH=DIR   a HeCBench checkout or its git directory (default: the
 #                  mirror at /work/.mirror/zjin-lcf+HeCBench/repo if there)
 #   TIMEOUT=S      seconds a program (default 120); JOBS=N (default 2, at most 2)
@@ -39,6 +42,8 @@ if [ "${1:-}" = "--one" ]; then
   exit 0
 fi
 
+REPORT_ONLY=0
+if [ "${1:-}" = "--report" ]; then REPORT_ONLY=1; shift; fi
 BUILD=${1:-build}
 BUILD=$(cd "$BUILD" && pwd)
 SCAN=${SCAN:-$BUILD/bin/gsan-scan}
@@ -60,6 +65,12 @@ if [ ! -x "$SCAN" ]; then
 fi
 
 WORK=$BUILD/corpus-scan
+if [ $REPORT_ONLY = 1 ]; then
+  [ -f "$WORK/meta.txt" ] && [ -f "$WORK/programs.txt" ] || { echo "scan_corpus: no earlier run in $WORK" >&2; exit 2; }
+  python3 "$TOP/bench/scan_corpus.py" report "$WORK" "$OUT" \
+    sh bench/scan_corpus.sh "$(basename "$BUILD")" "(HECBENCH=${HECBENCH:-}, TIMEOUT=$TIMEOUT, JOBS=$JOBS)"
+  exit $?
+fi
 mkdir -p "$WORK"
 rm -rf "$WORK/out" "$WORK/flags" "$WORK/files"
 mkdir -p "$WORK/out"
