@@ -8,6 +8,7 @@
 # first error line) and the exit status.
 #
 #   CORPUS=DIR sh bench/scan_confirm.sh      (on the GPU machine)
+#   TRIAGE=FILE    the findings to replay (default bench/scan_triage.tsv)
 #
 # CORPUS holds the programs as HeCBench lays them out (DIR/NAME-cuda/, with
 # DIR/include/ where a program needs it): bench/scan_corpus.sh extracts them
@@ -22,13 +23,14 @@ cd "$TOP"
 CORPUS=${CORPUS:-build/corpus-scan/src}
 CORPUS=$(cd "$CORPUS" && pwd) || { echo "scan_confirm: no corpus folder $CORPUS" >&2; exit 2; }
 OUT_MD=${RESULTS:-docs/results/scan-confirm.md}
+TRIAGE=${TRIAGE:-bench/scan_triage.tsv}
 LOGDIR=${OUT:-build/scan-confirm/logs}
 W=build/scan-confirm
 ARCH=${ARCH:-sm_90}
 PATH=/usr/local/cuda/bin:$PATH
 mkdir -p "$W" "$LOGDIR"
 LOGDIR=$(cd "$LOGDIR" && pwd)
-make -s all >"$LOGDIR/make.log" 2>&1 || { echo "scan_confirm: make failed (see $LOGDIR/make.log)" >&2; exit 1; }
+make -s -j"$(nproc)" all >"$LOGDIR/make.log" 2>&1 || { echo "scan_confirm: make failed (see $LOGDIR/make.log)" >&2; exit 1; }
 command -v compute-sanitizer >/dev/null 2>&1 || { echo "scan_confirm: compute-sanitizer is not on PATH" >&2; exit 1; }
 GSAN=$TOP/build/bin/gsan
 
@@ -40,7 +42,8 @@ first_report() { # file pattern
 
 rows=$W/rows.txt
 : >"$rows"
-grep -v '^#' bench/scan_triage.tsv | awk -F '\t' 'NF >= 5 && $5 != "" { print }' | while IFS="$(printf '\t')" read -r prog where verdict evidence replay; do
+grep -v '^#' "$TRIAGE" | awk -F '\t' 'NF >= 5 && $5 != "" { print }' | while IFS="$(printf '\t')" read -r prog where verdict evidence replay; do
+  [ "$replay" = "(none)" ] && replay=
   src=$CORPUS/$prog-cuda
   [ -d "$src" ] || { printf '%s\t%s\t%s\tmissing\t-\t-\t-\t-\n' "$prog" "$where" "$replay" >>"$rows"; continue; }
   for kind in native gsan; do
