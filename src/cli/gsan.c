@@ -13,7 +13,7 @@ static const struct {
     {"ptx", cli_ptx, "instrument a PTX file: gsan ptx IN.ptx -o OUT.ptx"},
     {"nvcc", cli_nvcc, "nvcc with instrumented device code: gsan nvcc ARGS..."},
     {"run", cli_run, "run a program under gsan: gsan run -- PROGRAM ARGS..."},
-    {"scan", cli_scan, "find out-of-bounds accesses in CUDA source statically: gsan scan FILE.cu"},
+    {"scan", cli_scan, "find out-of-bounds accesses in CUDA source statically: gsan scan FILE.cu... | DIR | -p BUILD"},
 };
 
 static void usage(FILE *f) {
