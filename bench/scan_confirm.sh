@@ -4,8 +4,8 @@
 # command line, fifth column) is built from its HeCBench folder twice, with
 # nvcc (for compute-sanitizer) and with gsan nvcc, and run at that input under
 # compute-sanitizer's memcheck and under gsan run. Writes
-# docs/results/scan-confirm.md: per finding, what each tool reported (its
-# first error line) and the exit status.
+# docs/results/scan-confirm.md: per finding, whether each tool reported an
+# error at the finding's line, and the first error it reported.
 #
 #   CORPUS=DIR sh bench/scan_confirm.sh      (on the GPU machine)
 #   TRIAGE=FILE    the findings to replay (default bench/scan_triage.tsv)
@@ -45,7 +45,7 @@ rows=$W/rows.txt
 grep -v '^#' "$TRIAGE" | awk -F '\t' 'NF >= 5 && $5 != "" { print }' | while IFS="$(printf '\t')" read -r prog where verdict evidence replay; do
   [ "$replay" = "(none)" ] && replay=
   src=$CORPUS/$prog-cuda
-  [ -d "$src" ] || { printf '%s\t%s\t%s\tmissing\t-\t-\t-\t-\n' "$prog" "$where" "$replay" >>"$rows"; continue; }
+  [ -d "$src" ] || { printf '%s\t%s\t%s\tmissing\t-\tmissing\t-\n' "$prog" "$where" "$replay" >>"$rows"; continue; }
   for kind in native gsan; do
     d=$W/$kind/$prog-cuda
     if [ ! -d "$d" ]; then
@@ -57,18 +57,24 @@ grep -v '^#' "$TRIAGE" | awk -F '\t' 'NF >= 5 && $5 != "" { print }' | while IFS
         echo "build failed" >>"$LOGDIR/$prog.$kind.build"
     fi
   done
-  tag=$(echo "$prog.$where" | tr '/:' '__')
+  # one run of each tool per program and command line, shared by its findings
+  run=$prog.$(printf '%s' "$replay" | cksum | cut -d' ' -f1)
   exe=$(sed -n 's/^program *= *//p' "$src/Makefile" | head -1)
   exe=${exe:-main}
-  # shellcheck disable=SC2086
-  (cd "$W/native/$prog-cuda" && timeout 120 compute-sanitizer --tool memcheck ./$exe $replay) >"$LOGDIR/$tag.cs" 2>&1
-  cs_rc=$?
-  # shellcheck disable=SC2086
-  (cd "$W/gsan/$prog-cuda" && timeout 120 "$GSAN" run -- ./$exe $replay) >"$LOGDIR/$tag.gsan" 2>&1
-  g_rc=$?
-  cs=$(first_report "$LOGDIR/$tag.cs" '^========= (Invalid|Out of bounds|Address|Malloc|Cuda API error|Program hit)')
-  g=$(first_report "$LOGDIR/$tag.gsan" 'ERROR: GPUSanitizer: ')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$prog" "$where" "$replay" "$cs" "$cs_rc" "$g" "$g_rc" >>"$rows"
+  if [ ! -f "$LOGDIR/$run.cs" ]; then
+    # shellcheck disable=SC2086
+    (cd "$W/native/$prog-cuda" && timeout 120 compute-sanitizer --tool memcheck ./$exe $replay) >"$LOGDIR/$run.cs" 2>&1
+    # shellcheck disable=SC2086
+    (cd "$W/gsan/$prog-cuda" && timeout 120 "$GSAN" run -- ./$exe $replay) >"$LOGDIR/$run.gsan" 2>&1
+  fi
+  # did the tool report an error at the finding's line (file:line in its
+  # report), and what was the first error it reported
+  at=$(basename "${where%:*}"):${where##*:}
+  cs_at=no; grep -q "$at\b" "$LOGDIR/$run.cs" && grep -q -E '^========= (Invalid|Out of bounds|Address)' "$LOGDIR/$run.cs" && cs_at=yes
+  g_at=no; grep -q "$at\b" "$LOGDIR/$run.gsan" && grep -q 'ERROR: GPUSanitizer: ' "$LOGDIR/$run.gsan" && g_at=yes
+  cs=$(first_report "$LOGDIR/$run.cs" '^========= (Invalid|Out of bounds|Address|Malloc|Cuda API error|Program hit)')
+  g=$(first_report "$LOGDIR/$run.gsan" 'ERROR: GPUSanitizer: ')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$prog" "$where" "$replay" "$cs_at" "$cs" "$g_at" "$g" >>"$rows"
 done
 
 {
@@ -79,15 +85,16 @@ done
     "(driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1))."
   echo "Each finding of \`bench/scan_triage.tsv\` that gives a replay: the HeCBench program built by its own Makefile"
   echo "(nvcc -lineinfo for compute-sanitizer, \`gsan nvcc -g\` for gsan) and run at the witness's input."
-  echo "A tool's column is the first error it reported (none: it reported none) and the program's exit status."
+  echo "For each tool: whether it reported an error at the finding's line (its report names that file:line), and the"
+  echo "first error it reported in that run (none: it reported none). One run of each tool per program and command line."
   echo
-  echo "| program | finding | replay | compute-sanitizer | exit | gsan run | exit |"
+  echo "| program | finding | replay | compute-sanitizer at the line | its first error | gsan at the line | its first error |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"
   awk -F '\t' '{ printf "| %s | %s | `%s` | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7 }' "$rows"
   echo
   n=$(wc -l <"$rows")
-  g=$(awk -F '\t' '$6 != "none" && $6 != "-"' "$rows" | wc -l)
-  c=$(awk -F '\t' '$4 != "none" && $4 != "-" && $4 != "missing"' "$rows" | wc -l)
-  echo "replayed: $n findings; an error reported by gsan run on $g, by compute-sanitizer on $c"
+  g=$(awk -F '\t' '$6 == "yes"' "$rows" | wc -l)
+  c=$(awk -F '\t' '$4 == "yes"' "$rows" | wc -l)
+  echo "replayed: $n findings; reported at their line by gsan run: $g, by compute-sanitizer: $c"
 } >"$OUT_MD"
 tail -n 3 "$OUT_MD"
