@@ -11,7 +11,7 @@ SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 
 PTX_SRC  := $(wildcard src/ptx/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
-SRC      := $(PTX_SRC) $(CLI_SRC) src/runtime/rt_flags.c src/runtime/rt_trust.c src/runtime/rt_jit_cache.c
+SRC      := $(PTX_SRC) $(CLI_SRC) src/runtime/rt_flags.c src/runtime/rt_trust.c src/runtime/rt_jit_cache.c src/runtime/rt_suppress.c
 OBJ      := $(SRC:%.c=$(BUILD)/obj/%.o)
 SAN_OBJ  := $(SRC:%.c=$(BUILD)/asan/%.o)
 HDR      := $(wildcard src/*/*.h include/gsan/*.h)

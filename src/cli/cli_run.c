@@ -3,6 +3,7 @@
  * errors (libgsan exits with it). */
 #include "cli.h"
 #include "../runtime/rt_flags.h"
+#include "../runtime/rt_suppress.h"
 #include "../runtime/rt_jit.h"
 #include "../runtime/rt_trust.h"
 
@@ -144,9 +145,13 @@ static int triton_env(void) {
   return 0;
 }
 
-/* binary=1 loads sanitizer_lib (GSAN_OPTIONS with --opt's added) as code:
- * held to the rule before the program starts. One that is not there is left
- * to libgsan, which says it cannot load it; options that do not parse too.
+/* The options (GSAN_OPTIONS with --opt's added) and the suppressions file
+ * they name are read before the program starts: one that does not parse is
+ * one line and exit 2, on any machine (libgsan reads them only once the
+ * driver loads, so without a GPU driver a typo went unsaid).
+ * binary=1 loads sanitizer_lib as code: held to the rule before the program
+ * starts. One that is not there is left to libgsan, which says it cannot
+ * load it.
  * So is the JIT cache, whose entries libgsan loads as code (jit_cache, the
  * default): made 0700 now (in GSAN_CACHE, which triton_env may have set),
  * and one that fails the rule is refused here rather than only said by
@@ -156,7 +161,19 @@ static int options_ok(const char *opts) {
   char err[256], dir[PATH_MAX];
   rt_trust_err terr;
   rt_flags_defaults(&f);
-  if (rt_flags_parse(&f, opts, err, sizeof err) != 0) return 0;
+  if (rt_flags_parse(&f, opts, err, sizeof err) != 0) {
+    fprintf(stderr, "gsan run: %s\n", err);
+    return -1;
+  }
+  if (f.suppressions[0]) {
+    rt_suppress *sp = calloc(1, sizeof *sp);
+    const char *bad = !sp ? "out of memory" : rt_suppress_load(sp, 0, f.suppressions, err, sizeof err) != 0 ? err : NULL;
+    free(sp);
+    if (bad) {
+      fprintf(stderr, "gsan run: %s\n", bad);
+      return -1;
+    }
+  }
   if (f.binary && f.sanitizer_lib[0] && access(f.sanitizer_lib, F_OK) == 0 &&
       rt_trust_file(f.sanitizer_lib, NULL, &terr) != 0) {
     rt_trust_say("gsan run", &terr);
