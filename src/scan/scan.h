@@ -167,6 +167,8 @@ typedef struct {
   const sx *freed;       /* condition under which it has been freed so far; NULL: never */
   scan_loc free_site;
   int ctx;               /* launch context for per-launch arrays, else -1 */
+  bool has_vals;         /* a const array of integer constants: every element */
+  int64_t lo, hi;        /* lies in [lo, hi] */
 } scan_region;
 
 /* a logical partition of a shared or local array: a pointer variable carved

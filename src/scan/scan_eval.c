@@ -513,11 +513,20 @@ val lv_load(interp *I, const lval *lv, CXCursor at) {
     }
     return v;
   }
-  case LV_MEM:
+  case LV_MEM: {
     if (t.k == CT_ARRAY) return lv->ptr;
     record_access(I, lv->ptr, ct_size(lv->type), AK_READ, at, NULL);
+    scan_region *r = lv->ptr.k == V_PTR && lv->ptr.region >= 0 ? model_reg(lv->ptr.region) : NULL;
+    if (r && r->has_vals && t.k == CT_INT && t.w >= 8) {
+      /* an element of a const array of constants: a value in its range */
+      const sx *v = scan_opaque(t.w, t.sgn, loc, scan_fmt("the value is an element of the constant array '%s'", r->name));
+      sx_op le = t.sgn ? SX_SLE : SX_ULE;
+      scan_var_fact((int)v->k, sx_and(sx_bin(le, sx_const(t.w, (uint64_t)r->lo), v), sx_bin(le, v, sx_const(t.w, (uint64_t)r->hi))));
+      return v_int(v);
+    }
     if (I->device) return v_fresh(lv->type, VK_LOADED, cur_text(at), loc, NULL);
     return v_opaque(lv->type, loc, "the value is read from host memory");
+  }
   }
   return v_none();
 }

@@ -662,6 +662,31 @@ static void exec_break(interp *I, bool is_break) {
 }
 
 /* ---- declarations ---- */
+/* an array of integer constants that cannot change (const int rev[] =
+   {0, 4, 2, 6}): the range of its elements, for the values read from it */
+static void const_values(CXCursor d, scan_region *r) {
+  CXType at = clang_getCursorType(d), el = clang_getArrayElementType(at);
+  CXCursor init = cur_strip(clang_Cursor_getVarDeclInitializer(d));
+  CXCursor *k;
+  int n = !null(init) && kind(init) == CXCursor_InitListExpr ? cur_children(init, &k) : 0;
+  if (!(clang_isConstQualifiedType(el) || clang_isConstQualifiedType(at)) || ct_of(el).k != CT_INT || n <= 0) return;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (int i = 0; i < n; i++) {
+    CXEvalResult e = clang_Cursor_Evaluate(k[i]);
+    bool ok = e && clang_EvalResult_getKind(e) == CXEval_Int;
+    int64_t v = ok ? (int64_t)clang_EvalResult_getAsLongLong(e) : 0;
+    if (e) clang_EvalResult_dispose(e);
+    if (!ok) return;
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+  }
+  /* elements the list leaves out are zero */
+  if ((uint64_t)n * ct_size(el) < ct_size(clang_getCursorType(d))) lo = lo > 0 ? 0 : lo, hi = hi < 0 ? 0 : hi;
+  r->has_vals = true;
+  r->lo = lo;
+  r->hi = hi;
+}
+
 void declare_var(interp *I, CXCursor d) {
   CXType t = clang_getCursorType(d);
   ctype c = ct_of(t);
@@ -675,6 +700,7 @@ void declare_var(interp *I, CXCursor d) {
     } else {
       r = model_region(RG_HOSTVAR, cur_name(d), loc, sx_const(64, ct_size(t)), scan_fmt("%llu", (unsigned long long)ct_size(t)));
     }
+    const_values(d, model_reg(r));
     env_put(I->env, fr, d, v_ptr(r, sx_const(64, 0)));
     return;
   }

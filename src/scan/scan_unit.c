@@ -159,7 +159,7 @@ static bool is_device_only(CXCursor f) {
 /* an entry's parameters: inputs, and pointers to allocations nobody here made;
    for a function whose address is taken (std::thread(work, i), a callback) the
    values it is called with are not known, and not arbitrary either */
-static void run_entry(CXCursor fn, bool address_taken) {
+static void run_entry(CXCursor fn, bool address_taken, bool dead) {
   const char *name = cur_name(fn);
   VEC(val) args = {0};
   CXCursor *k;
@@ -171,8 +171,9 @@ static void run_entry(CXCursor fn, bool address_taken) {
     const char *pn = cur_name(k[i]);
     const char *why = is_main        ? "the pointer is main's argv"
                       : address_taken ? scan_fmt("'%s' is a parameter of '%s', which is called through its address", pn, name)
+                      : dead          ? scan_fmt("'%s' is a parameter of '%s', which the program's main does not reach", pn, name)
                                       : scan_fmt("'%s' is a parameter of '%s', which nothing in the analysed code calls", pn, name);
-    val v = v_fresh(t, address_taken ? VK_OPAQUE : VK_INPUT, pn, cur_loc(k[i]), why);
+    val v = v_fresh(t, address_taken || dead ? VK_OPAQUE : VK_INPUT, pn, cur_loc(k[i]), why);
     if (is_main && v.k == V_INT && args.n == 0) scan_var_fact((int)v.e->k, sx_bin(SX_SLE, sx_const(v.e->w, 1), v.e));
     VEC_PUSH(args, v);
   }
@@ -231,7 +232,11 @@ void unit_analyse(scan_tu *t, int n) {
   entered.n = 0;
   for (int i = 0; i < n; i++) clang_visitChildren(clang_getTranslationUnitCursor(t[i].tu), top_visit, &P);
   if (P.defs.n) qsort(P.defs.v, P.defs.n, sizeof *P.defs.v, by_line);
-  /* host entry points: main first */
+  /* host entry points: main first; with a main, a function nothing calls is
+     code main does not reach (or reaches through a pointer): its accesses are
+     still examined, but with arguments that are not known, never inputs */
+  bool has_main = false;
+  for (size_t i = 0; i < P.defs.n; i++) has_main |= !strcmp(cur_name(P.defs.v[i]), "main");
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < P.defs.n; i++) {
       CXCursor f = P.defs.v[i];
@@ -239,7 +244,7 @@ void unit_analyse(scan_tu *t, int n) {
       bool is_main = !strcmp(cur_name(f), "main");
       if ((pass == 0) != is_main || is_kernel(f) || is_device_only(f) || has(&P.called, u)) continue;
       if (kind(f) == CXCursor_CXXMethod || kind(f) == CXCursor_Constructor) continue;
-      run_entry(f, count(&P.refs, u) > count(&P.calls, u));
+      run_entry(f, count(&P.refs, u) > count(&P.calls, u), has_main && !is_main);
     }
   /* what no launch or call reached */
   for (size_t i = 0; i < P.defs.n; i++) {
