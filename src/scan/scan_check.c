@@ -401,18 +401,23 @@ static void check_partition(const scan_access *a, site *s) {
   int64_t off = (int64_t)sx_eval(a->off, values), start = (int64_t)sx_eval(p->start, values);
   uint64_t w = sx_eval(a->width, values);
   const char *tail, *msg;
+  /* the partition it reaches: below, the nearest that starts before it; above, the nearest after */
   int hit = -1;
   int64_t hit_start = 0;
+  bool below = off < start;
   for (size_t i = 0; i < others.n; i++) {
     int64_t qs = (int64_t)sx_eval(others.v[i], values);
-    if (qs > start && off + (int64_t)w > qs && (hit < 0 || qs < hit_start)) {
+    bool reach = off + (int64_t)w > qs && (below ? qs < start : qs > start);
+    if (reach && (hit < 0 || (below ? qs > hit_start : qs < hit_start))) {
       hit = oid.v[i];
       hit_start = qs;
     }
   }
   unsigned el = a->elem ? a->elem : 1;
-  if (off < start || hit < 0) {
-    msg = scan_fmt("%s reaches below the start of partition '%s' of '%s'", access_desc(a), p->name, r->name);
+  if (below) {
+    msg = hit >= 0 ? scan_fmt("%s reaches below the start of partition '%s' into '%s', another partition of '%s'",
+                              access_desc(a), p->name, M.parts.v[hit].name, r->name)
+                   : scan_fmt("%s reaches below the start of partition '%s' of '%s'", access_desc(a), p->name, r->name);
     tail = scan_fmt("byte %lld < start of '%s' at byte %lld", (long long)off, p->name, (long long)start);
   } else {
     msg = scan_fmt("%s overflows partition '%s' into '%s', another partition of '%s'", access_desc(a), p->name,

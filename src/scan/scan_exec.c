@@ -698,7 +698,11 @@ void declare_var(interp *I, CXCursor d) {
     if (I->device) {
       r = device_array(I, d, t);
     } else {
-      r = model_region(RG_HOSTVAR, cur_name(d), loc, sx_const(64, ct_size(t)), scan_fmt("%llu", (unsigned long long)ct_size(t)));
+      /* a variable-length array (float a[n]) has no constant size */
+      uint64_t sz = ct_size(t);
+      r = model_region(RG_HOSTVAR, cur_name(d), loc,
+                       sz ? sx_const(64, sz) : scan_opaque(64, false, loc, scan_fmt("the size of '%s' is not a constant", cur_name(d))),
+                       sz ? scan_fmt("%llu", (unsigned long long)sz) : NULL);
     }
     const_values(d, model_reg(r));
     env_put(I->env, fr, d, v_ptr(r, sx_const(64, 0)));

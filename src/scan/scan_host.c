@@ -73,13 +73,16 @@ static void use_of(interp *I, val p, CXCursor at, const char *what) {
   VEC_PUSH(M.uses, u);
 }
 
-static void free_of(interp *I, val p, CXCursor call, CXCursor arg, const char *fname) {
+/* ok: the condition under which the call freed it (cudaFree's status is
+   success; NULL: always, as free and delete do) */
+static void free_of(interp *I, val p, CXCursor call, CXCursor arg, const char *fname, const sx *ok) {
   if (p.k != V_PTR || p.region < 0 || sx_is_false(I->reach)) return;
   scan_region *r = model_reg(p.region);
   if (r->kind == RG_UNKNOWN) return;
   use_of(I, p, arg, scan_fmt("freed again by %s", fname));
   if (!r->freed) r->free_site = cur_loc(call);
-  r->freed = r->freed ? sx_or(r->freed, I->reach) : I->reach;
+  const sx *now = ok ? sx_and(I->reach, ok) : I->reach;
+  r->freed = r->freed ? sx_or(r->freed, now) : now;
 }
 
 /* a copy or set of count bytes at p: an access on the host */
@@ -244,7 +247,7 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
     CXCursor sa = arg(call, !strcmp(name, "malloc") ? 0 : 1);
     if (!strcmp(name, "calloc") && a[0].k == V_INT && a[1].k == V_INT)
       size = v_int(sx_bin(SX_MUL, sx_ext(SX_ZEXT, a[0].e, 64), sx_ext(SX_ZEXT, a[1].e, 64)));
-    if (!strcmp(name, "realloc")) free_of(I, a[0], call, arg(call, 0), name);
+    if (!strcmp(name, "realloc")) free_of(I, a[0], call, arg(call, 0), name, NULL);
     const sx *s = size64(size);
     const char *nm = I->hint_name && clang_equalCursors(I->hint_call, call) ? I->hint_name : "the buffer";
     *out = alloc(RG_HOST, call, sa, s ? s : scan_opaque(64, false, loc, "the allocation's size is not a value the model follows"), nm);
@@ -252,8 +255,13 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
   }
   if (!strcmp(name, "cudaFree") || !strcmp(name, "cudaFreeAsync") || !strcmp(name, "cudaFreeHost") || !strcmp(name, "free")) {
     n = call_args(I, call, callee, &a);
-    if (n >= 1) free_of(I, a[0], call, arg(call, 0), name);
     *out = ct_of(rt).k == CT_VOID ? v_none() : v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    /* a cudaFree that failed freed nothing (CHECK(x) macros that call x again
+       to print the error free twice only on that path) */
+    const sx *ok = out->k == V_INT ? sx_bin(SX_EQ, out->e, sx_const(out->e->w, 0)) : NULL;
+    /* its status is the free's condition, not an input a witness needs to name */
+    if (ok && out->e->op == SX_VAR) scan_var_get((int)out->e->k)->hidden = true;
+    if (n >= 1) free_of(I, a[0], call, arg(call, 0), name, ok);
     return true;
   }
   bool is_memcpy = !strcmp(name, "cudaMemcpy") || !strcmp(name, "cudaMemcpyAsync") || !strcmp(name, "memcpy") || !strcmp(name, "memmove");
@@ -334,5 +342,5 @@ void host_delete(interp *I, CXCursor e) {
   CXCursor *k;
   if (cur_children(e, &k) < 1) return;
   val p = ev(I, k[cur_children(e, &k) - 1]);
-  free_of(I, p, e, k[0], "delete");
+  free_of(I, p, e, k[0], "delete", NULL);
 }

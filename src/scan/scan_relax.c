@@ -275,10 +275,11 @@ static Z3_ast goal(rx *x, const scan_goal *g) {
   if (g->k == G_OOB) return and2(x, le(x, num(x, 1), w), or2(x, lt(x, off, zero), lt(x, size, end)));
   Z3_ast in = and2(x, le(x, zero, off), le(x, end, size));
   Z3_ast start = T(x, g->start, S);
-  Z3_ast bad = lt(x, off, start);
+  Z3_ast bad = Z3_mk_false(x->C);
   for (int i = 0; i < g->nafter; i++) {
     Z3_ast q = T(x, g->after[i], S);
     bad = or2(x, bad, and2(x, lt(x, start, q), lt(x, q, end)));
+    bad = or2(x, bad, and2(x, and2(x, lt(x, q, start), lt(x, off, start)), lt(x, q, end)));
   }
   return and2(x, in, bad);
 }

@@ -164,8 +164,9 @@ static Z3_ast enc(const sx *e) {
 
 static Z3_ast mk_or(Z3_ast *v, unsigned n) { return n == 1 ? v[0] : Z3_mk_or(C, n, v); }
 
-/* the goal: out of [0, size) for a width-byte access at off; or below the
-   partition's start, or reaching the start of a partition after it */
+/* the goal: out of [0, size) for a width-byte access at off; or, inside the
+   array, reaching into another partition: the start of one after it, or below
+   its start into one before it (bytes no partition holds are the array's) */
 static Z3_ast enc_goal(const scan_goal *g) {
   if (g->k == G_EXPR) return enc(g->expr);
   Z3_ast off = enc(g->off), w = enc(g->w), size = enc(g->size);
@@ -179,12 +180,15 @@ static Z3_ast enc_goal(const scan_goal *g) {
   Z3_ast in[3] = {Z3_mk_bvsge(C, off, zero), Z3_mk_bvule(C, w, size), Z3_mk_bvule(C, off, Z3_mk_bvsub(C, size, w))};
   Z3_ast start = enc(g->start), end = Z3_mk_bvadd(C, off, w);
   VEC(Z3_ast) d = {0};
-  VEC_PUSH(d, Z3_mk_bvslt(C, off, start));
   for (int i = 0; i < g->nafter; i++) {
     Z3_ast q = enc(g->after[i]);
-    Z3_ast both[2] = {Z3_mk_bvsgt(C, q, start), Z3_mk_bvsgt(C, end, q)};
-    VEC_PUSH(d, Z3_mk_and(C, 2, both));
+    /* up to the start of a partition after it, or below its start into one before it */
+    Z3_ast up[2] = {Z3_mk_bvsgt(C, q, start), Z3_mk_bvsgt(C, end, q)};
+    Z3_ast down[3] = {Z3_mk_bvslt(C, q, start), Z3_mk_bvslt(C, off, start), Z3_mk_bvsgt(C, end, q)};
+    VEC_PUSH(d, Z3_mk_and(C, 2, up));
+    VEC_PUSH(d, Z3_mk_and(C, 3, down));
   }
+  if (!d.n) return Z3_mk_false(C);
   Z3_ast all[4] = {in[0], in[1], in[2], mk_or(d.v, (unsigned)d.n)};
   return Z3_mk_and(C, 4, all);
 }
