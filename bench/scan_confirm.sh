@@ -53,7 +53,9 @@ grep -v '^#' "$TRIAGE" | awk -F '\t' 'NF >= 5 && $5 != "" { print }' | while IFS
       cp -r "$src" "$d"
       [ -d "$CORPUS/include" ] && [ ! -d "$W/$kind/include" ] && cp -r "$CORPUS/include" "$W/$kind/include"
       if [ $kind = native ]; then cc=nvcc; extra="-lineinfo"; else cc="$GSAN nvcc"; extra="-g"; fi
-      (cd "$d" && make -s clean >/dev/null 2>&1; make -s CC="$cc" ARCH="$ARCH" EXTRA_CFLAGS="$extra" >"$LOGDIR/$prog.$kind.build" 2>&1) ||
+      # gsan's copy in recover mode: a failed check skips the access and the
+      # kernel goes on, so each finding of a run is reported at its own line
+      (cd "$d" && make -s clean >/dev/null 2>&1; GSAN_PTX_OPTIONS=--recover make -s CC="$cc" ARCH="$ARCH" EXTRA_CFLAGS="$extra" >"$LOGDIR/$prog.$kind.build" 2>&1) ||
         echo "build failed" >>"$LOGDIR/$prog.$kind.build"
     fi
   done
@@ -65,7 +67,7 @@ grep -v '^#' "$TRIAGE" | awk -F '\t' 'NF >= 5 && $5 != "" { print }' | while IFS
     # shellcheck disable=SC2086
     (cd "$W/native/$prog-cuda" && timeout 120 compute-sanitizer --tool memcheck ./$exe $replay) >"$LOGDIR/$run.cs" 2>&1
     # shellcheck disable=SC2086
-    (cd "$W/gsan/$prog-cuda" && timeout 120 "$GSAN" run -- ./$exe $replay) >"$LOGDIR/$run.gsan" 2>&1
+    (cd "$W/gsan/$prog-cuda" && GSAN_OPTIONS=halt_on_error=0 timeout 120 "$GSAN" run -- ./$exe $replay) >"$LOGDIR/$run.gsan" 2>&1
   fi
   # did the tool report an error at the finding's line (file:line in its
   # report), and what was the first error it reported
@@ -84,7 +86,8 @@ done
     "$(date -u '+%Y-%m-%d %H:%M UTC'), on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)" \
     "(driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1))."
   echo "Each finding of \`bench/scan_triage.tsv\` that gives a replay: the HeCBench program built by its own Makefile"
-  echo "(nvcc -lineinfo for compute-sanitizer, \`gsan nvcc -g\` for gsan) and run at the witness's input."
+  echo "(nvcc -lineinfo for compute-sanitizer, \`gsan nvcc -g\` in recover mode for gsan, run with halt_on_error=0, so"
+  echo "that a failed check skips its access and the run goes on to the next) and run at the witness's input."
   echo "For each tool: whether it reported an error at the finding's line (its report names that file:line), and the"
   echo "first error it reported in that run (none: it reported none). One run of each tool per program and command line."
   echo
