@@ -9,6 +9,8 @@
 #
 #   CORPUS=DIR sh bench/scan_confirm.sh      (on the GPU machine)
 #   TRIAGE=FILE    the findings to replay (default bench/scan_triage.tsv)
+#   GSAN_REV=REV   the commit to name (default: git's HEAD, which a copy of the
+#                  tree on another machine may not have)
 #
 # CORPUS holds the programs as HeCBench lays them out (DIR/NAME-cuda/, with
 # DIR/include/ where a program needs it): bench/scan_corpus.sh extracts them
@@ -82,7 +84,7 @@ done
 {
   echo "# gsan scan's findings replayed on a GPU"
   echo
-  echo "Written by \`sh bench/scan_confirm.sh\` at gsan $(git rev-parse --short HEAD 2>/dev/null || echo '?')," \
+  echo "Written by \`sh bench/scan_confirm.sh\` at gsan ${GSAN_REV:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}," \
     "$(date -u '+%Y-%m-%d %H:%M UTC'), on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)" \
     "(driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1))."
   echo "Each finding of \`bench/scan_triage.tsv\` that gives a replay: the HeCBench program built by its own Makefile"
