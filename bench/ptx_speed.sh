@@ -128,7 +128,7 @@ mkdir -p "$(dirname "$RESULTS")"
     echo
     echo "Command: \`make bench-ptx\` (runs \`bench/ptx_speed.sh\`)"
     echo
-    echo "- date: $(date -u)"
+    echo "- date: $(date -u); gsan commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- src 2>/dev/null || echo " (with uncommitted changes)")"
     echo "- machine: $(uname -m), $(nproc) CPUs, ${cpu:-unknown CPU}"
     echo "- gsan runs single-threaded; wall time per run, from \`date +%s.%N\`"
     echo "- input: \`$BIG\`, $bytes bytes ($mb MB, 1 MB = 10^6 bytes), $ncopies entry points;"
