@@ -63,24 +63,30 @@ def extract(src, work):
             subprocess.run(["tar", "-x", "-C", work], input=a.stdout, check=True)
             continue
         # a mirror without some large data blobs: every file that is there
-        t = git(gitdir, "ls-tree", "-r", "HEAD", path)
-        for line in t.stdout.decode().splitlines():
-            meta, name = line.split("\t", 1)
-            mode, kind, sha = meta.split()
-            if kind != "blob":
-                continue
-            b = git(gitdir, "cat-file", "blob", sha)
-            if b.returncode:
-                continue
-            out = os.path.join(work, name)
-            os.makedirs(os.path.dirname(out), exist_ok=True)
-            if mode == "120000":
-                if not os.path.lexists(out):
-                    os.symlink(b.stdout.decode(), out)
-            else:
-                with open(out, "wb") as f:
-                    f.write(b.stdout)
+        extract_files(gitdir, path, work)
     return names
+
+
+def extract_files(gitdir, path, work, wanted=None):
+    """the files under path at HEAD, one blob at a time (those whose name
+    matches wanted, if given), into work; blobs the mirror lacks are skipped"""
+    t = git(gitdir, "ls-tree", "-r", "HEAD", path)
+    for line in t.stdout.decode().splitlines():
+        meta, name = line.split("\t", 1)
+        mode, kind, sha = meta.split()
+        if kind != "blob" or (wanted and not re.search(wanted, name)):
+            continue
+        b = git(gitdir, "cat-file", "blob", sha)
+        if b.returncode:
+            continue
+        out = os.path.join(work, name)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        if mode == "120000":
+            if not os.path.lexists(out):
+                os.symlink(b.stdout.decode(), out)
+        else:
+            with open(out, "wb") as f:
+                f.write(b.stdout)
 
 
 def make_flags(pdir):
@@ -129,19 +135,7 @@ def sibling(src, work, d):
         subprocess.run(["cp", "-r", os.path.join(src, "src", d), dest])
         return
     gitdir = src if os.path.isdir(os.path.join(src, "objects")) else os.path.join(src, ".git")
-    t = git(gitdir, "ls-tree", "-r", "HEAD", "src/" + d)
-    for line in t.stdout.decode().splitlines():
-        meta, name = line.split("\t", 1)
-        mode, kind, sha = meta.split()
-        if kind != "blob" or not re.search(r"\.(h|hpp|cuh|hh|inc|inl|def|cu|cpp|c)$", name):
-            continue
-        b = git(gitdir, "cat-file", "blob", sha)
-        if b.returncode:
-            continue
-        out = os.path.join(work, name)
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-        with open(out, "wb") as f:
-            f.write(b.stdout)
+    extract_files(gitdir, "src/" + d, work, r"\.(h|hpp|cuh|hh|inc|inl|def|cu|cpp|c)$")
 
 
 INCLUDE = re.compile(rb'#\s*include\s*[<"]([^">]+\.cu)[">]')

@@ -88,14 +88,6 @@ static void dims_of(val v, CXCursor at, const sx *out[3]) {
   }
 }
 
-static void use_of(interp *H, val p, CXCursor at, const char *what) {
-  if (p.k != V_PTR || p.region < 0) return;
-  scan_region *r = model_reg(p.region);
-  if (!r->freed || sx_is_false(H->reach)) return;
-  scan_use u = {cur_loc(at), p.region, H->reach, r->freed, cur_text(at), what, H->fr ? H->fr->why : NULL};
-  VEC_PUSH(M.uses, u);
-}
-
 /* a launch of kernel 'callee' at 'call' with the configuration cfg (grid,
    block, dynamic shared bytes; cfg_at where each was written, or null) and
    the argument values args (arg_at where each was written) */
@@ -103,7 +95,7 @@ static void launch_run(interp *H, CXCursor callee, CXCursor call, const val cfg[
                        const val *args, const CXCursor *arg_at, int na) {
   const char *kname = cur_name(callee);
   scan_loc site = cur_loc(call);
-  for (int i = 0; i < na; i++) use_of(H, args[i], arg_at[i], scan_fmt("passed to kernel '%s'", kname));
+  for (int i = 0; i < na; i++) host_use(H, args[i], arg_at[i], scan_fmt("passed to kernel '%s'", kname));
   if (sx_is_false(H->reach)) return;
   CXCursor def = unit_definition(callee);
   if (clang_Cursor_isNull(def)) return;

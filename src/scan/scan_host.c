@@ -65,7 +65,7 @@ static void alloc_into(interp *I, scan_rkind k, CXCursor call, val pp, CXCursor 
   if (pp.k == V_ADDR) lv_store(I, pp.addr, p, call);
 }
 
-static void use_of(interp *I, val p, CXCursor at, const char *what) {
+void host_use(interp *I, val p, CXCursor at, const char *what) {
   if (p.k != V_PTR || p.region < 0 || sx_is_false(I->reach)) return;
   scan_region *r = model_reg(p.region);
   if (!r->freed) return;
@@ -79,7 +79,7 @@ static void free_of(interp *I, val p, CXCursor call, CXCursor arg, const char *f
   if (p.k != V_PTR || p.region < 0 || sx_is_false(I->reach)) return;
   scan_region *r = model_reg(p.region);
   if (r->kind == RG_UNKNOWN) return;
-  use_of(I, p, arg, scan_fmt("freed again by %s", fname));
+  host_use(I, p, arg, scan_fmt("freed again by %s", fname));
   if (!r->freed) r->free_site = cur_loc(call);
   const sx *now = ok ? sx_and(I->reach, ok) : I->reach;
   r->freed = r->freed ? sx_or(r->freed, now) : now;
@@ -88,7 +88,7 @@ static void free_of(interp *I, val p, CXCursor call, CXCursor arg, const char *f
 /* a copy or set of count bytes at p: an access on the host */
 static void host_access(interp *I, val p, CXCursor arg, val count, scan_akind k, const char *fname) {
   if (sx_is_false(I->reach)) return;
-  use_of(I, p, arg, scan_fmt(k == AK_SET ? "set by %s" : "copied by %s", fname));
+  host_use(I, p, arg, scan_fmt(k == AK_SET ? "set by %s" : "copied by %s", fname));
   scan_access a;
   memset(&a, 0, sizeof a);
   a.loc = cur_loc(arg);

@@ -152,6 +152,9 @@ void modified_vars(CXCursor s, cursor_vec *out);
 /* ---- known functions (scan_host.c, scan_device.c) ---- */
 /* handles a call to a function the model knows by name; false if it does not */
 bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out);
+/* a host use of an allocation that must come before its free (a launch
+   argument, a copy, a second free): recorded where it may be freed already */
+void host_use(interp *I, val p, CXCursor at, const char *what);
 bool device_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out);
 bool noreturn_name(const char *name);
 void host_new(interp *I, CXCursor e, val *out);
