@@ -327,12 +327,14 @@ static const sx *iv_facts(const ivinfo *iv, const sx *L, const sx *start) {
 
 /* the counter as a fresh variable bound in the loop's frame: the facts every
    value it takes satisfies (from its start, in whole steps); with exit_why,
-   the value it leaves the loop with, an opaque value for that reason */
+   the value it leaves the loop with, an opaque value for that reason; its
+   variable in *id where id is given */
 static const sx *counter(const ivinfo *iv, const sx *start, unsigned frame, interp *I, int *id, const char *exit_why) {
   ctype t = ct_of(clang_getCursorType(iv->var));
-  *id = scan_var_new(exit_why ? VK_OPAQUE : VK_LOOP, exit_why ? "?" : cur_name(iv->var), t.w, t.sgn, cur_loc(iv->var));
-  if (exit_why) scan_var_get(*id)->why = exit_why;
-  const sx *L = sx_var(*id);
+  int v = scan_var_new(exit_why ? VK_OPAQUE : VK_LOOP, exit_why ? "?" : cur_name(iv->var), t.w, t.sgn, cur_loc(iv->var));
+  if (exit_why) scan_var_get(v)->why = exit_why;
+  if (id) *id = v;
+  const sx *L = sx_var(v);
   env_put(I->env, frame, iv->var, v_int(L));
   const sx *f = iv_facts(iv, L, start);
   return iv->assumed ? sx_and(f, iv->assumed) : f;
@@ -422,8 +424,7 @@ static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CX
       has_iv = false;
     } else {
       start = b->e;
-      int id;
-      facts = counter(&iv, start, ivf, I, &id, NULL);
+      facts = counter(&iv, start, ivf, I, NULL, NULL);
     }
   }
   /* buffers the body swaps keep their values: an iteration runs with them
