@@ -242,7 +242,9 @@ void check_stats(FILE *out); /* --stats: how the questions were answered */
 /* ---- options (scan_main.c) ---- */
 typedef struct {
   uint64_t rlimit;     /* Z3 resource units per question: deterministic, unlike time */
+  uint64_t budget;     /* Z3 resource units for the whole run (every question's, summed) */
   unsigned timeout_ms; /* a wall-clock limit per question besides, against runaways */
+  unsigned long max_steps; /* expressions and statements interpreted per entry point */
   bool verbose;
   bool stats;
   bool sarif;

@@ -152,9 +152,9 @@ static qres decide(scan_query *q, uint64_t *values) { return cache_decide(q, val
 void check_stats(FILE *out) {
   fprintf(out,
           "gsan scan: %u questions: %u answered before, %u decided by intervals (%.2f s), %u by the relaxation (%.2f s), "
-          "%u by a small witness (%.2f s), %u by the exact search (%.2f s)\n",
+          "%u by a small witness (%.2f s), %u by the exact search (%.2f s); %llu of %llu resource units\n",
           S.questions + cache_hits(), cache_hits(), S.by_range, S.t_range, S.by_relax, S.t_relax, S.small, S.t_small,
-          S.exact, S.t_exact);
+          S.exact, S.t_exact, (unsigned long long)z3_spent(), (unsigned long long)O.budget);
 }
 
 /* ---- witnesses ---- */
@@ -351,6 +351,9 @@ static void settle(site *s, scan_finding *f) {
 }
 
 static const char *timeout_why(void) {
+  if (z3_budget_spent())
+    return scan_fmt("the run's solver budget was spent before this access (--budget=%llu)",
+                    (unsigned long long)O.budget);
   return scan_fmt("the solver found no answer within its budget (--rlimit=%llu)", (unsigned long long)O.rlimit);
 }
 

@@ -27,7 +27,12 @@ env *env_new(void) {
   return e;
 }
 
+/* slots copied so far, over the run: a fork's cost is its table's size */
+static unsigned long copied;
+unsigned long env_copied(void) { return copied; }
+
 env *env_copy(const env *e) {
+  copied += e->cap;
   env *c = scan_alloc(sizeof *c);
   *c = *e;
   c->s = scan_alloc(e->cap * sizeof *c->s);

@@ -964,6 +964,7 @@ static val ev_node(interp *I, CXCursor e);
 val ev(interp *I, CXCursor e) {
   const char *deep = nest_enter(I, e);
   if (deep) return v_opaque(ty(e), cur_loc(e), deep);
+  I->steps++;
   val v = ev_node(I, e);
   nest_leave();
   return v;

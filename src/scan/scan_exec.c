@@ -804,6 +804,12 @@ val call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call
   scan_loc loc = cur_loc(call);
   const char *name = cur_name(def);
   if (I->depth >= 12) return v_opaque(rt, loc, scan_fmt("calls nest too deep at '%s'", name));
+  /* each call is followed anew, so calls that fan out through many levels
+     multiply, and each fork of a path copies the bindings: past the budget
+     the calls left are not entered (eight copied bindings count as a step) */
+  if (I->steps + (env_copied() - I->copied0) / 8 > O.max_steps)
+    return v_opaque(rt, loc, scan_fmt("the call to '%s' comes after the entry point's budget of %lu steps (--max-steps)",
+                                      name, O.max_steps));
   for (frame *f = I->fr; f; f = f->up)
     if (clang_equalCursors(f->fn, def)) return v_opaque(rt, loc, scan_fmt("'%s' is recursive", name));
   CXCursor body = body_of(def);
@@ -927,6 +933,7 @@ static bool has_label(CXCursor s) {
 void exec(interp *I, CXCursor s) {
   if (sx_is_false(I->reach) && !(gone(I) && has_label(s))) return;
   if (nest_enter(I, s)) return;
+  I->steps++;
   exec_stmt(I, s);
   nest_leave();
 }

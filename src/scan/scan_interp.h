@@ -50,6 +50,7 @@ struct lval {
 typedef struct env env;
 env *env_new(void);
 env *env_copy(const env *e);
+unsigned long env_copied(void); /* bindings copied by env_copy so far in the run */
 val *env_get(env *e, unsigned frame, CXCursor decl);
 void env_put(env *e, unsigned frame, CXCursor decl, val v);
 /* *into = c ? a : b, binding by binding */
@@ -89,6 +90,8 @@ typedef struct interp {
   frame *fr;
   jump *jmp;
   int depth;
+  unsigned long steps;   /* expressions and statements interpreted from this entry point */
+  unsigned long copied0; /* env_copied() when it began: with steps, the work --max-steps bounds */
   CXCursor hint_call; /* an input read by this call takes the name hint_name */
   const char *hint_name;
   CXCursor hint_decl; /* the variable hint_call initialises (a constructor's object) */

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-scan_opts O = {4000000, 60000, false, false, false, 1ull << 38};
+scan_opts O = {4000000, 60000000, 60000, 2000000, false, false, false, 1ull << 38};
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -40,7 +40,13 @@ static void usage(FILE *f) {
           "  --no-cuda-headers      use gsan's own CUDA declarations instead\n"
           "  --rlimit=N             the solver's budget per question, in Z3 resource units\n"
           "                         (default %llu, about 2 s; results do not depend on load)\n"
+          "  --budget=N             the solver's budget for the whole run, in the same units\n"
+          "                         (default %llu): once spent, the accesses left are\n"
+          "                         unknowns that say so, and the run ends in bounded time\n"
           "  --timeout=MS           a wall-clock limit per question besides (default %u)\n"
+          "  --max-steps=N          expressions and statements followed from one entry point\n"
+          "                         (main, a kernel, a function nothing calls; default %lu):\n"
+          "                         the calls after that are not entered (unknowns say so)\n"
           "  --max-alloc=BYTES      the largest allocation that can succeed (default %llu)\n"
           "  -v, --verbose          say how each file was parsed\n"
           "  --stats                how the solver's questions were answered, and their time\n"
@@ -49,7 +55,8 @@ static void usage(FILE *f) {
           "Exit status: 0 no findings, 1 findings, 2 bad usage or a file that does not parse\n"
           "(the other files are still analysed; in SARIF it is a tool execution notification).\n"
           "Unknowns (accesses the model cannot decide) are reported but do not change it.\n",
-          (unsigned long long)O.rlimit, O.timeout_ms, (unsigned long long)O.max_alloc);
+          (unsigned long long)O.rlimit, (unsigned long long)O.budget, O.timeout_ms,
+          O.max_steps, (unsigned long long)O.max_alloc);
 }
 
 static int bad_usage(const char *fmt, const char *arg) {
@@ -181,6 +188,12 @@ int main(int argc, char **argv) {
       uint64_t v;
       if (!parse_u64(a + 10, &v) || !v || v > 3600000) return bad_usage("--timeout: '%s' is not a time in ms", a + 10);
       O.timeout_ms = (unsigned)v;
+    } else if (!strncmp(a, "--max-steps=", 12)) {
+      uint64_t v;
+      if (!parse_u64(a + 12, &v) || !v || v > (1ull << 40)) return bad_usage("--max-steps: '%s' is not a number of steps", a + 12);
+      O.max_steps = (unsigned long)v;
+    } else if (!strncmp(a, "--budget=", 9)) {
+      if (!parse_u64(a + 9, &O.budget) || !O.budget) return bad_usage("--budget: '%s' is not a number of resource units", a + 9);
     } else if (!strncmp(a, "--rlimit=", 9)) {
       if (!parse_u64(a + 9, &O.rlimit) || !O.rlimit || O.rlimit > 0xffffffffu)
         return bad_usage("--rlimit: '%s' is not a number of resource units", a + 9);

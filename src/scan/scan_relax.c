@@ -285,6 +285,7 @@ static Z3_ast goal(rx *x, const scan_goal *g) {
 }
 
 qres relax_check(range_ctx *r, const scan_query *q, uint64_t rlimit) {
+  if (z3_budget_spent()) return Q_UNKNOWN;
   rx x = {r, z3_begin(), NULL, NULL, 0};
   x.real = Z3_mk_real_sort(x.C);
   x.s = z3_solver("QF_NRA", rlimit);

@@ -48,6 +48,10 @@ void z3_end(void);
 /* a fresh solver (reference held) for logic, with a resource limit (and
    --timeout as a wall-clock one) */
 Z3_solver z3_solver(const char *logic, uint64_t rlimit);
+/* the run's budget (--budget): true once too little is left for a question
+   (then z3_check and relax_check answer Q_UNKNOWN at once); units used so far */
+bool z3_budget_spent(void);
+uint64_t z3_spent(void);
 void z3_release(Z3_solver s);
 
 /* decide(q) through a cache of answers keyed by the question's structure

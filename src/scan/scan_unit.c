@@ -182,6 +182,7 @@ static void run_entry(CXCursor fn, bool address_taken, bool dead) {
   I.env = env_new();
   I.reach = sx_true();
   I.device = false;
+  I.copied0 = env_copied();
   call_user(&I, fn, args.v, (int)args.n, fn);
 }
 

@@ -5,12 +5,17 @@
 #include "scan_solve.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static Z3_context C;
 static Z3_ast *cache;
 static uint32_t *cache_gen;
 static uint32_t gen = 1;
 static size_t ncache;
+/* The run's budget (--budget): the resource units every question used so
+   far, summed. Each context is one question's, so its count at the end is
+   what that question used; a question never gets more than what is left. */
+static uint64_t spent, ctx_units;
 
 static void on_error(Z3_context c, Z3_error_code e) {
   fprintf(stderr, "gsan scan: internal error: Z3: %s\n", Z3_get_error_msg(c, e));
@@ -30,12 +35,18 @@ Z3_context z3_begin(void) {
 }
 
 void z3_end(void) {
+  spent += ctx_units;
+  ctx_units = 0;
   Z3_del_context(C);
   C = NULL;
 }
 
+bool z3_budget_spent(void) { return spent + O.rlimit / 64 >= O.budget; }
+uint64_t z3_spent(void) { return spent; }
+
 Z3_solver z3_solver(const char *logic, uint64_t rlimit) {
   Z3_solver s;
+  if (rlimit > O.budget - spent) rlimit = O.budget - spent;
   if (logic && !strcmp(logic, "QF_BV")) {
     /* one-shot questions: simplify, bit-blast, SAT, without the incremental
        core the logic's default solver brings (seen several times slower to
@@ -67,7 +78,18 @@ Z3_solver z3_solver(const char *logic, uint64_t rlimit) {
   return s;
 }
 
-void z3_release(Z3_solver s) { Z3_solver_dec_ref(C, s); }
+void z3_release(Z3_solver s) {
+  Z3_stats st = Z3_solver_get_statistics(C, s);
+  Z3_stats_inc_ref(C, st);
+  for (unsigned i = 0; i < Z3_stats_size(C, st); i++) {
+    if (strcmp(Z3_stats_get_key(C, st, i), "rlimit count")) continue;
+    uint64_t n = Z3_stats_is_uint(C, st, i) ? Z3_stats_get_uint_value(C, st, i)
+                                            : (uint64_t)Z3_stats_get_double_value(C, st, i);
+    if (n > ctx_units) ctx_units = n; /* the context's count: solvers of one context add up in it */
+  }
+  Z3_stats_dec_ref(C, st);
+  Z3_solver_dec_ref(C, s);
+}
 
 static Z3_ast enc(const sx *e);
 
@@ -194,6 +216,7 @@ static Z3_ast enc_goal(const scan_goal *g) {
 }
 
 qres z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values) {
+  if (z3_budget_spent()) return Q_UNKNOWN;
   z3_begin();
   Z3_solver s = z3_solver("QF_BV", rlimit);
   for (size_t i = 0; i < q->conj.n; i++) Z3_solver_assert(C, s, enc(q->conj.v[i]));
