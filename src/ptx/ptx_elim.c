@@ -13,7 +13,9 @@
  * with the members' whole range of imm, and |S| small enough that the
  * addresses between cannot wrap: then every member lies between two
  * addresses in bounds. */
-#include "ptx_instr.h"
+#include "ptx_elim.h"
+
+#include "ptx_family.h"
 
 #include <gsan/abi.h>
 

@@ -3,25 +3,12 @@
  * documented in docs/ptx.md and docs/abi.md. */
 #include "ptx_emit.h"
 
-#include <gsan/abi.h>
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
+#include "ptx_family.h"
+#include "ptx_launch.h"
+#include "ptx_scope.h"
 
-void ptx_bprintf(ptx_buf *b, const char *fmt, ...) {
-  va_list ap, ap2;
-  va_start(ap, fmt);
-  va_copy(ap2, ap);
-  int need = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (b->n + (size_t)need + 1 > b->cap) {
-    while (b->n + (size_t)need + 1 > b->cap) b->cap = b->cap ? b->cap * 2 : 4096;
-    b->p = realloc(b->p, b->cap);
-  }
-  vsnprintf(b->p + b->n, (size_t)need + 1, fmt, ap2);
-  va_end(ap2);
-  b->n += (size_t)need;
-}
+#include <gsan/abi.h>
+#include <string.h>
 
 static const char *tokstr(ptx_fstate *fs, const ptx_tok *t) { return ptx_strndup(fs->fn.a, t->text, t->len); }
 
@@ -286,7 +273,7 @@ static void emit_chain_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int
  * with every member in bounds sends the stub back to resume here. */
 static void emit_family_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, bounds bd) {
   const ptx_family *f = c->fam;
-  fs->fx_gen++;
+  fs->family.gen++;
   const char *off = T(fs, 64, T_OFF, R_L3);
   int first = 1;
   for (int t = 0; t < f->ntest; t++) {
@@ -418,7 +405,7 @@ static void emit_member_test(ptx_buf *b, int bits, const ptx_member *m, const ch
  * registers (46 this way, 38 with no stub at all). */
 static void emit_family_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, const char *abase,
                              const char *asize) {
-  fs->fx_gen++;
+  fs->family.gen++;
   for (int k = 0; k < c->nmem; k++) {
     const ptx_member *m = &c->mem[k];
     const char *addr = member_addr(fs, b, c, m);
@@ -517,9 +504,9 @@ void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, co
   char base[32], size[32];
   reg_txt(base, sizeof base, 64, r->base);
   reg_txt(size, sizeof size, 64, r->size);
-  int w = ptx_launch_word(fs, def);
-  if (w + 1 > fs->lb_words) fs->lb_words = w + 1;
-  if (!fs->lb_copy) w = -1; /* the kernel itself looks every root up */
+  int w = ptx_launch_word(fs->launch.params, def);
+  if (w + 1 > fs->launch.words) fs->launch.words = w + 1;
+  if (!fs->launch.copy) w = -1; /* the kernel itself looks every root up */
   if (w >= 0)
     ptx_bprintf(b, "\t// gsan: bounds of the pointer in %s, given by the launch (word %d)\n", fs->fn.regs.name[r->reg], w);
   else

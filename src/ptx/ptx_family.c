@@ -16,7 +16,7 @@
  * group is a family (ptx_family_plan) and writes expressions out as PTX
  * (ptx_family_value). ptx_elim.c forms the groups; ptx_emit.c writes the
  * check and its stub. docs/ptx.md has the argument in full. */
-#include "ptx_emit.h"
+#include "ptx_family.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -323,8 +323,8 @@ static const char *fresh(ptx_fstate *fs, int bits) {
 
 static const char *core(ptx_fstate *fs, ptx_buf *b, ptx_fx *x) {
   ptx_arena *a = fs->fn.a;
-  if (x->gen == fs->fx_gen && x->core) return x->core;
-  if (x->gen != fs->fx_gen) x->gen = fs->fx_gen, x->txt = NULL;
+  if (x->gen == fs->family.gen && x->core) return x->core;
+  if (x->gen != fs->family.gen) x->gen = fs->family.gen, x->txt = NULL;
   const char *r;
   if (x->op == FX_REG) {
     r = fs->fn.regs.name[x->reg];

@@ -11,7 +11,9 @@
  * copy of it loaded elsewhere) gets exact bounds from the usual lookup; free
  * checks the block's state word and clears the table entry, or records a
  * double or invalid free through __gsan_report. */
-#include "ptx_emit.h"
+#include "ptx_heap.h"
+
+#include "ptx_buf.h"
 
 #include <gsan/abi.h>
 #include <stdlib.h>

@@ -17,6 +17,8 @@
  * The choice is per thread; in a loop with barriers or .aligned
  * instructions it is the CTA's, reduced with bar.red (ptx_loops.c says
  * when that is sound). Loops with calls are never copied. */
+#include "ptx_hoist.h"
+
 #include "ptx_emit.h"
 
 #include <stdlib.h>

@@ -4,10 +4,16 @@
  * after root definitions, compare-and-branch before accesses, failure stubs
  * out of line at the end of the scope. The text inserted comes from
  * ptx_emit.c. */
+#include "ptx_elim.h"
 #include "ptx_emit.h"
+#include "ptx_heap.h"
+#include "ptx_hoist.h"
+#include "ptx_launch.h"
+#include "ptx_proof.h"
+#include "ptx_scope.h"
+#include "ptx_support.h"
 
 #include <gsan/abi.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,17 +48,10 @@ static int parse_address(ptx_fstate *fs, const ptx_stmt *s, int k, int *reg, ptx
   return 0;
 }
 
-int ptx_site(ptx_fstate *fs, const ptx_site_desc *sd) {
-  if (fs->lb_copy && fs->site_replay < fs->nsite_log) return fs->site_log[fs->site_replay++];
-  int id = ptx_sites_add(fs->sites, sd);
-  if (!fs->lb_copy) {
-    if (fs->nsite_log == fs->cap_site_log) {
-      fs->cap_site_log = fs->cap_site_log ? 2 * fs->cap_site_log : 64;
-      fs->site_log = realloc(fs->site_log, (size_t)fs->cap_site_log * sizeof *fs->site_log);
-    }
-    fs->site_log[fs->nsite_log++] = id;
-  }
-  return id;
+/* The module's site for an access of the function being rewritten (the
+ * kernel's own number again while a copy of it is written) */
+static int site(ptx_fstate *fs, const ptx_site_desc *sd) {
+  return ptx_sites_logged(fs->sites, &fs->site_log, fs->launch.copy, sd);
 }
 
 static int root_slot_for(ptx_fstate *fs, int def) {
@@ -143,9 +142,9 @@ static void collect(ptx_fstate *fs) {
                           l.call_line, heap == PTX_HEAP_FREE ? GSAN_ACCESS_FREE : GSAN_ACCESS_MALLOC,
                           GSAN_SPACE_GLOBAL, 0, NULL, 0};
       ptx_heap_site *h = ptx_alloc(fs->m->arena, sizeof *h);
-      *h = (ptx_heap_site){s, heap, ptx_site(fs, &sd)};
-      ptx_vec_push(&fs->heap_calls, h);
-      fs->heap_used |= 1u << heap;
+      *h = (ptx_heap_site){s, heap, site(fs, &sd)};
+      ptx_vec_push(&fs->heap.calls, h);
+      fs->heap.used |= 1u << heap;
     }
     ptx_access acc[2];
     const char *why;
@@ -237,7 +236,7 @@ static void collect(ptx_fstate *fs) {
       c.mem[0].imm = imm;
       c.mem[0].width = ac->width;
       c.mem[0].wtok = ac->width ? NULL : wtok;
-      c.mem[0].site = ptx_site(fs, &sd);
+      c.mem[0].site = site(fs, &sd);
       /* [symbol+imm] with a static size is decided now */
       if (c.addr_sym && !c.addr_sym->dynamic) {
         if (imm >= 0 && ac->width > 0 && (uint64_t)imm + (uint64_t)ac->width <= c.addr_sym->size) {
@@ -301,7 +300,7 @@ static void rewrite_function(ptx_fstate *fs, ptx_func *f) {
   if (!fs->o->no_elim && !fs->o->recover && fn->ok) ptx_eliminate(fn, fs->c, fs->nc, fs->st);
   /* the proven copy leaves out what the runtime decides at launch: before
    * the roots and loops are planned, so that neither serves those checks */
-  if (fs->lp_copy && !fs->o->no_elim) fs->proof = ptx_proof_plan(fs);
+  if (fs->proof.copy && !fs->o->no_elim) fs->proof.plan = ptx_proof_plan(fs);
   /* root slots for the surviving checks */
   for (int i = 0; i < fs->nc; i++) {
     ptx_check *c = &fs->c[i];
@@ -311,9 +310,9 @@ static void rewrite_function(ptx_fstate *fs, ptx_func *f) {
   }
   /* a function whose locals escape poisons them before every ret, which a
    * loop's fast copy would leave out: its loops are not copied */
-  fs->scope_self = ptx_scope_frame(fs, f);
-  fs->scope_labels = 0;
-  if (!fs->scope_self) ptx_hoist_plan(fs);
+  fs->scope.self = ptx_scope_frame(fs, f);
+  fs->scope.labels = 0;
+  if (!fs->scope.self) ptx_hoist_plan(fs);
   if (!fs->o->no_elim && !fs->o->recover && fn->ok) {
     ptx_merge_chains(fn, fs->c, fs->nc, fs->st);
     ptx_merge_families(fn, fs->c, fs->nc, fs->st);
@@ -344,7 +343,7 @@ static void rewrite_function(ptx_fstate *fs, ptx_func *f) {
   fs->st->lookups_root += fs->nroots;
   ptx_vec out = {0};
   ptx_buf prologue = {0};
-  if (fs->nc > 0 || fs->nroots > 0 || fs->scope_self) ptx_emit_prologue(fs, &prologue);
+  if (fs->nc > 0 || fs->nroots > 0 || fs->scope.self) ptx_emit_prologue(fs, &prologue);
   ptx_scope_prologue(fs, &prologue);
   /* the prologue goes after the function's own leading declarations */
   int lead = 0;
@@ -394,12 +393,12 @@ static void rewrite_function(ptx_fstate *fs, ptx_func *f) {
   free(prologue.p);
   ptx_vec_free(&f->body);
   f->body = out;
-  for (int i = 0; i < fs->heap_calls.n; i++) {
-    ptx_heap_site *h = fs->heap_calls.v[i];
+  for (int i = 0; i < fs->heap.calls.n; i++) {
+    ptx_heap_site *h = fs->heap.calls.v[i];
     h->s->raw = ptx_heap_rewrite(fs->m->arena, h->s, h->which, fs->modid, h->site);
     h->s->kind = ST_RAW;
   }
-  fs->heap_calls.n = 0;
+  fs->heap.calls.n = 0;
   ptx_hoist_free(fs);
   ptx_roots_free(fs->rw);
   fs->rw = NULL;
@@ -421,14 +420,14 @@ static void rewrite_copy(ptx_fstate *fs, ptx_func *copy) {
   ptx_stats *st = fs->st, scratch;
   memset(&scratch, 0, sizeof scratch);
   fs->st = &scratch;
-  fs->lb_copy = 1;
-  fs->site_replay = 0;
+  fs->launch.copy = 1;
+  fs->site_log.next = 0;
   int warnings = fs->d->warnings;
   fs->d->quiet++;
   rewrite_function(fs, copy);
   fs->d->quiet--;
   fs->d->warnings = warnings;
-  fs->lb_copy = 0;
+  fs->launch.copy = 0;
   fs->st = st;
 }
 
@@ -450,11 +449,11 @@ static beside instrument_function(ptx_fstate *fs, ptx_func *f) {
   ptx_lparams *lp = fs->o->no_launch_bounds ? NULL : ptx_launch_params(fs->m->arena, f);
   ptx_func *copy = lp ? ptx_launch_clone(fs->m->arena, f) : NULL;
   ptx_func *proven = lp && !fs->o->no_launch_proofs && !fs->o->no_elim ? ptx_launch_clone(fs->m->arena, f) : NULL;
-  fs->nsite_log = 0;
-  fs->lb_params = lp;
-  fs->lb_words = 0;
+  fs->site_log.n = 0;
+  fs->launch.params = lp;
+  fs->launch.words = 0;
   rewrite_function(fs, f); /* counts the words a copy would read */
-  int words = fs->lb_words;
+  int words = fs->launch.words;
   if (copy && words > 0) rewrite_copy(fs, copy);
   if (copy && words > 0 && ptx_launch_finish(fs->m->arena, copy, lp, words, GSAN_LAUNCH_PREFIX) == 0) {
     fs->st->launch_copies++;
@@ -463,22 +462,22 @@ static beside instrument_function(ptx_fstate *fs, ptx_func *f) {
     ptx_vec_free(&copy->body); /* the rest is the module arena's */
   }
   if (proven && out.copy) {
-    fs->lp_copy = 1;
+    fs->proof.copy = 1;
     rewrite_copy(fs, proven);
-    fs->lp_copy = 0;
-    int facts = ptx_proof_facts(fs->proof);
+    fs->proof.copy = 0;
+    int facts = ptx_proof_facts(fs->proof.plan);
     /* the same parameters as the launch-bounds copy: it reads fewer of its words */
     if (facts > 0 && ptx_launch_finish(fs->m->arena, proven, lp, words, GSAN_PROVEN_PREFIX) == 0) {
       fs->st->proven_copies++;
       fs->st->proven_checks += facts;
       out.proven = proven;
-      out.facts = ptx_proof_decl(fs->m->arena, fs->proof, f->name, linkage(f));
+      out.facts = ptx_proof_decl(fs->m->arena, fs->proof.plan, f->name, linkage(f));
     }
-    ptx_proof_free(fs->proof);
-    fs->proof = NULL;
+    ptx_proof_free(fs->proof.plan);
+    fs->proof.plan = NULL;
   }
   if (proven && !out.proven) ptx_vec_free(&proven->body);
-  fs->lb_params = NULL;
+  fs->launch.params = NULL;
   return out;
 }
 
@@ -525,7 +524,7 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
   fs.d = d;
   fs.sites = ptx_sites_new();
   fs.modid = o->module_id ? o->module_id : fnv64(m->src, m->srclen);
-  fs.scope = ptx_scope_scan(m, st);
+  fs.scope.module = ptx_scope_scan(m, st);
   beside *after = calloc((size_t)m->items.n + 1, sizeof *after);
   for (int i = 0; i < m->items.n; i++) {
     ptx_item *it = m->items.v[i];
@@ -542,7 +541,7 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
                   ptx_tok_is(&it->stmt->toks[0], ".address_size"));
     if (!placed && !header) {
       ptx_vec_push(&items, text_item(m, ptx_support_text()));
-      if (fs.heap_used) ptx_vec_push(&items, text_item(m, ptx_heap_decls(m->arena, fs.heap_used)));
+      if (fs.heap.used) ptx_vec_push(&items, text_item(m, ptx_heap_decls(m->arena, fs.heap.used)));
       placed = 1;
     }
     ptx_vec_push(&items, it);
@@ -558,15 +557,15 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
   }
   free(after);
   if (!placed) ptx_vec_push(&items, text_item(m, ptx_support_text()));
-  if (fs.heap_used) ptx_vec_push(&items, text_item(m, ptx_heap_defs(m->arena, fs.heap_used)));
+  if (fs.heap.used) ptx_vec_push(&items, text_item(m, ptx_heap_defs(m->arena, fs.heap.used)));
   ptx_vec_push(&items, text_item(m, ptx_sites_decl(m->arena, fs.sites, fs.modid)));
   ptx_vec_free(&m->items);
   m->items = items;
   ptx_sites_free(fs.sites);
   free(fs.c);
-  free(fs.site_log);
+  free(fs.site_log.id);
   free(fs.roots);
-  ptx_vec_free(&fs.heap_calls);
+  ptx_vec_free(&fs.heap.calls);
   return 0;
 }
 

@@ -6,7 +6,11 @@
  * leaves each thread one load of the slot's size. This file knows the
  * kernel's parameter layout (what ptxas gives the driver), which parameter
  * loads are pointer words of that layout, and writes the copy's header. */
-#include "ptx_emit.h"
+#include "ptx_launch.h"
+
+#include "ptx_ir.h"
+
+#include <gsan/abi.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,8 +98,7 @@ ptx_lparams *ptx_launch_params(ptx_arena *a, const ptx_func *f) {
   return lp;
 }
 
-int ptx_launch_word(const ptx_fstate *fs, const ptx_stmt *def) {
-  const ptx_lparams *lp = fs->lb_params;
+int ptx_launch_word(const ptx_lparams *lp, const ptx_stmt *def) {
   int index;
   int64_t off;
   if (ptx_op_has(def, ".v2") || ptx_op_has(def, ".v4") ||

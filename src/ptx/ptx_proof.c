@@ -15,7 +15,10 @@
  * turn: it then holds one value per thread there, also inside loops.
  * Nothing here decides that an access is in bounds; it only writes down
  * what the runtime needs to decide it. */
-#include "ptx_emit.h"
+#include "ptx_proof.h"
+
+#include "ptx_buf.h"
+#include "ptx_launch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -193,7 +196,7 @@ static int param_node(ptx_proof *p, const ptx_stmt *s, int bits) {
   int index;
   int64_t off;
   if (ptx_op_has(s, ".v2") || ptx_op_has(s, ".v4") || s->nopnd != 2 || bits != type_bits(s) ||
-      ptx_launch_param_at(p->fs->lb_params, s, bits / 8, &index, &off) < 0)
+      ptx_launch_param_at(p->fs->launch.params, s, bits / 8, &index, &off) < 0)
     return FAILED;
   return add_node(p, GSAN_FN_PARAM, bits, ptx_op_has(s, ".s32") || ptx_op_has(s, ".s64"), index, NO_OPND, off);
 }
@@ -425,7 +428,7 @@ static int plan_check(ptx_proof *p, const ptx_check *c) {
     if (c->mem[k].width <= 0) return 0; /* a width given at run time */
   gsan_fact f = {0};
   if (c->root.kind == ROOT_ARENA) {
-    int w = ptx_launch_word(fs, fn->st[fn->def[c->root.def].stmt]);
+    int w = ptx_launch_word(fs->launch.params, fn->st[fn->def[c->root.def].stmt]);
     if (w < 0 || (c->space != GSAN_SPACE_GLOBAL && c->space != GSAN_SPACE_GENERIC)) return 0;
     f.root = GSAN_FR_WORD;
     f.word = (uint16_t)w;
@@ -505,7 +508,7 @@ static void compact(ptx_proof *p) {
 
 ptx_proof *ptx_proof_plan(ptx_fstate *fs) {
   ptx_fn *fn = &fs->fn;
-  if (!fn->ok || !fs->lb_params) return NULL;
+  if (!fn->ok || !fs->launch.params) return NULL;
   /* registers declared in a nested scope (inline asm's blocks) are merged
    * with the function's of the same name by the dataflow: a definition
    * there would pass for the outer register's */
@@ -513,7 +516,7 @@ ptx_proof *ptx_proof_plan(ptx_fstate *fs) {
     if (fn->st[i]->kind == ST_DIRECTIVE && fn->st[i]->scope > 1 && ptx_tok_is(&fn->st[i]->toks[0], ".reg")) return NULL;
   ptx_proof *p = calloc(1, sizeof *p);
   p->fs = fs;
-  p->nparams = ptx_launch_nparams(fs->lb_params);
+  p->nparams = ptx_launch_nparams(fs->launch.params);
   for (unsigned k = 0; k < HASH_SLOTS; k++) p->hash[k] = -1;
   p->call_writes = calloc((size_t)(fn->regs.n ? fn->regs.n : 1), 1);
   for (int i = 0; i < fn->nst; i++) {

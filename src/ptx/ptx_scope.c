@@ -16,7 +16,7 @@
  * ptxas lays every callee's frame out statically inside the kernel's frame,
  * above the caller's own locals (docs/ptx.md shows the SASS), so a dead
  * frame's address is not below the live ones. */
-#include "ptx_emit.h"
+#include "ptx_scope.h"
 
 #include <gsan/abi.h>
 #include <stdlib.h>
@@ -142,13 +142,13 @@ int ptx_scope_scan(ptx_module *m, ptx_stats *st) {
 }
 
 int ptx_scope_frame(ptx_fstate *fs, const ptx_func *f) {
-  return fs->scope && !f->is_entry && function_escape(fs->m->arena, f) != 0;
+  return fs->scope.module && !f->is_entry && function_escape(fs->m->arena, f) != 0;
 }
 
 /* ---- the checks ---- */
 
 int ptx_scope_check(ptx_fstate *fs, const ptx_check *c, ptx_site_desc sd, ptx_check *out) {
-  if (!fs->scope || c->addr_reg < 0 || c->acc.width <= 0) return 0;
+  if (!fs->scope.module || c->addr_reg < 0 || c->acc.width <= 0) return 0;
   if (c->space != GSAN_SPACE_LOCAL && c->space != GSAN_SPACE_GENERIC) return 0;
   if (c->root.kind == ROOT_SYMBOL) return 0; /* the function's own frame, or not local memory */
   *out = *c;
@@ -159,7 +159,7 @@ int ptx_scope_check(ptx_fstate *fs, const ptx_check *c, ptx_site_desc sd, ptx_ch
   out->mem[0].width = c->acc.width;
   sd.scope = 1;
   sd.root = NULL;
-  out->mem[0].site = ptx_site(fs, &sd);
+  out->mem[0].site = ptx_sites_logged(fs->sites, &fs->site_log, fs->launch.copy, &sd);
   fs->st->scope_checks++;
   return 1;
 }
@@ -229,25 +229,25 @@ static void fill_frame(ptx_fstate *fs, ptx_buf *b, uint32_t value, int vol, int 
 }
 
 void ptx_scope_prologue(ptx_fstate *fs, ptx_buf *b) {
-  int need = fs->scope_self;
+  int need = fs->scope.self;
   for (int i = 0; i < fs->nc && !need; i++) need = !fs->c[i].removed && fs->c[i].root.kind == ROOT_FRAME;
   if (!need) return;
   ptx_bprintf(b, "\t.reg .b64 \t%%gsan_scope_a, %%gsan_scope_e;\n\t.reg .b32 \t%%gsan_scope_a32, %%gsan_scope_w;\n"
                  "\t.reg .pred \t%%gsan_scope_p, %%gsan_scope_q;\n");
-  if (fs->scope_self) fill_frame(fs, b, 0, 0, &fs->scope_labels);
+  if (fs->scope.self) fill_frame(fs, b, 0, 0, &fs->scope.labels);
 }
 
 void ptx_scope_exits(ptx_fstate *fs, ptx_buf *pre) {
-  if (!fs->scope_self) return;
+  if (!fs->scope.self) return;
   for (int i = 0; i < fs->fn.nst; i++) {
     const ptx_stmt *s = fs->fn.st[i];
     if (!ptx_op_is(s, "ret")) continue;
-    int l = fs->scope_labels++;
+    int l = fs->scope.labels++;
     if (s->pred >= 0)
       ptx_bprintf(&pre[i], "\t@%s%.*s bra \t$L__gsan_live_%d;\n", s->pred_neg ? "" : "!", (int)s->toks[s->pred].len,
                   s->toks[s->pred].text, l);
     ptx_bprintf(&pre[i], "\t// gsan: the frame ends: poison its locals (use-after-scope)\n");
-    fill_frame(fs, &pre[i], PTX_SCOPE_POISON, 1, &fs->scope_labels);
+    fill_frame(fs, &pre[i], PTX_SCOPE_POISON, 1, &fs->scope.labels);
     if (s->pred >= 0) ptx_bprintf(&pre[i], "$L__gsan_live_%d:\n", l);
   }
 }

@@ -2,7 +2,7 @@
  * .loc, PTX line, kind, space, width), emitted into the module as a .global
  * byte array so that every loading path can symbolise reports. Layout in
  * include/gsan/abi.h and docs/abi.md. */
-#include "ptx_instr.h"
+#include "ptx_sites.h"
 
 #include <gsan/abi.h>
 #include <stdlib.h>
@@ -74,6 +74,19 @@ int ptx_sites_add(ptx_sites *s, const ptx_site_desc *d) {
 }
 
 int ptx_sites_count(const ptx_sites *s) { return s->n; }
+
+int ptx_sites_logged(ptx_sites *s, ptx_site_log *log, int copy, const ptx_site_desc *d) {
+  if (copy && log->next < log->n) return log->id[log->next++];
+  int id = ptx_sites_add(s, d);
+  if (!copy) {
+    if (log->n == log->cap) {
+      log->cap = log->cap ? 2 * log->cap : 64;
+      log->id = realloc(log->id, (size_t)log->cap * sizeof *log->id);
+    }
+    log->id[log->n++] = id;
+  }
+  return id;
+}
 
 char *ptx_sites_decl(ptx_arena *a, const ptx_sites *s, uint64_t module_id) {
   gsan_sites_header h = {GSAN_SITES_MAGIC, GSAN_ABI_VERSION, (uint32_t)s->n, 0, module_id};

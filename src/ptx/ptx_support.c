@@ -2,7 +2,7 @@
  * runtime fills (__gsan_ctx) and the failure path that appends a record to the
  * ring buffer (__gsan_report). Both are .weak so that modules linked with
  * -rdc share one copy. Offsets are the ones in include/gsan/abi.h. */
-#include "ptx_instr.h"
+#include "ptx_support.h"
 
 #include <gsan/abi.h>
 
