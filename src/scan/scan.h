@@ -17,23 +17,23 @@
 #define SCAN_VERSION "0.1.0"
 
 /* ---- memory and strings (scan_util.c) ---- */
-void *scan_alloc(size_t n); /* zeroed; never freed */
-char *scan_strdup(const char *s);
-char *scan_strndup(const char *s, size_t n);
-char *scan_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *scan_vfmt(const char *fmt, va_list ap);
-const char *scan_intern(const char *s); /* equal strings, one pointer */
+void *scan_util_alloc(size_t n); /* zeroed; never freed */
+char *scan_util_strdup(const char *s);
+char *scan_util_strndup(const char *s, size_t n);
+char *scan_util_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *scan_util_vfmt(const char *fmt, va_list ap);
+const char *scan_util_intern(const char *s); /* equal strings, one pointer */
 /* scan_reset.c: forget every analysis so far (findings, variables,
    expressions, cached answers, interned strings) and free all that
-   scan_alloc handed out, so the next starts as the first did */
+   scan_util_alloc handed out, so the next starts as the first did */
 void scan_reset(void);
 /* each part's share of it */
-void scan_alloc_reset(void);
-void scan_intern_reset(void);
-void sx_reset(void);
-void model_reset(void); /* empties M and makes its max_alloc again */
-void diag_reset(void);
-void check_reset(void);
+void scan_util_alloc_reset(void);
+void scan_util_intern_reset(void);
+void scan_expr_reset(void);
+void scan_model_reset(void); /* empties scan_model_state and makes its max_alloc again */
+void scan_diag_reset(void);
+void scan_check_reset(void);
 
 /* a growable array of T: VEC(T) v = {0}; VEC_PUSH(v, x); v.v[i], v.n */
 #define VEC(T) struct { T *v; size_t n, cap; }
@@ -41,7 +41,7 @@ void check_reset(void);
   do {                                                                              \
     if ((a).n == (a).cap) {                                                         \
       size_t ncap_ = (a).cap ? 2 * (a).cap : 8;                                     \
-      void *nv_ = scan_alloc(ncap_ * sizeof *(a).v);                                \
+      void *nv_ = scan_util_alloc(ncap_ * sizeof *(a).v);                                \
       if ((a).n) memcpy(nv_, (a).v, (a).n * sizeof *(a).v);                        \
       (a).v = nv_;                                                                  \
       (a).cap = ncap_;                                                              \
@@ -54,14 +54,14 @@ typedef VEC(int) int_vec;
 typedef VEC(const char *) str_vec;
 
 typedef struct { char *s; size_t n, cap; } scan_buf;
-void buf_add(scan_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void buf_addn(scan_buf *b, const char *s, size_t n);
+void scan_util_buf_add(scan_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void scan_util_buf_addn(scan_buf *b, const char *s, size_t n);
 
 typedef struct {
   const char *file; /* interned; NULL: no location */
   unsigned line, col;
 } scan_loc;
-int loc_cmp(scan_loc a, scan_loc b);
+int scan_util_loc_cmp(scan_loc a, scan_loc b);
 
 /* ---- expressions (scan_expr.c): hash-consed bit-vector terms ---- */
 typedef enum {
@@ -93,30 +93,30 @@ struct sx {
    path condition of as many branches) gives an opaque value instead, so no
    walk runs out of stack. */
 #define SX_MAX_DEPTH 1000
-uint64_t sx_mask(unsigned w);
-int64_t sx_sext_val(uint64_t k, unsigned w); /* k as a signed w-bit value */
-unsigned sx_count(void);                     /* ids handed out so far */
-const sx *sx_const(unsigned w, uint64_t k);
-const sx *sx_var(int var);
-const sx *sx_bin(sx_op op, const sx *a, const sx *b);
-const sx *sx_un(sx_op op, const sx *a);
-const sx *sx_ext(sx_op op, const sx *a, unsigned w); /* ZEXT/SEXT/TRUNC; same width: a */
-const sx *sx_ite(const sx *c, const sx *a, const sx *b);
-const sx *sx_true(void);
-const sx *sx_false(void);
-const sx *sx_and(const sx *a, const sx *b);
-const sx *sx_or(const sx *a, const sx *b);
-const sx *sx_not(const sx *a);
-bool sx_is_const(const sx *e, uint64_t *k);
-bool sx_is_true(const sx *e);
-bool sx_is_false(const sx *e);
+uint64_t scan_expr_mask(unsigned w);
+int64_t scan_expr_sext_val(uint64_t k, unsigned w); /* k as a signed w-bit value */
+unsigned scan_expr_count(void);                     /* ids handed out so far */
+const sx *scan_expr_const(unsigned w, uint64_t k);
+const sx *scan_expr_var(int var);
+const sx *scan_expr_bin(sx_op op, const sx *a, const sx *b);
+const sx *scan_expr_un(sx_op op, const sx *a);
+const sx *scan_expr_ext(sx_op op, const sx *a, unsigned w); /* ZEXT/SEXT/TRUNC; same width: a */
+const sx *scan_expr_ite(const sx *c, const sx *a, const sx *b);
+const sx *scan_expr_true(void);
+const sx *scan_expr_false(void);
+const sx *scan_expr_and(const sx *a, const sx *b);
+const sx *scan_expr_or(const sx *a, const sx *b);
+const sx *scan_expr_not(const sx *a);
+bool scan_expr_is_const(const sx *e, uint64_t *k);
+bool scan_expr_is_true(const sx *e);
+bool scan_expr_is_false(const sx *e);
 /* the variables an expression mentions, added to *out without repeats
-   (seen: a byte per variable id, grown by the caller via scan_var_count) */
-void sx_vars(const sx *e, int_vec *out, unsigned char *seen);
+   (seen: a byte per variable id, grown by the caller via scan_expr_var_count) */
+void scan_expr_vars(const sx *e, int_vec *out, unsigned char *seen);
 /* a C-like rendering with variable names; casts left out */
-void sx_print(scan_buf *b, const sx *e);
+void scan_expr_print(scan_buf *b, const sx *e);
 /* conjuncts of a conjunction (nested ANDs of width 1) */
-void sx_conjuncts(const sx *e, sx_vec *out);
+void scan_expr_conjuncts(const sx *e, sx_vec *out);
 
 /* ---- symbolic variables (scan_expr.c) ---- */
 typedef enum {
@@ -141,12 +141,12 @@ typedef struct {
   sx_vec facts; /* constraints that always hold for it */
 } scan_var;
 
-int scan_var_new(scan_vkind k, const char *name, unsigned w, bool sgn, scan_loc loc);
-scan_var *scan_var_get(int id);
-unsigned scan_var_count(void);
-void scan_var_fact(int id, const sx *fact);
+int scan_expr_var_new(scan_vkind k, const char *name, unsigned w, bool sgn, scan_loc loc);
+scan_var *scan_expr_var_get(int id);
+unsigned scan_expr_var_count(void);
+void scan_expr_var_fact(int id, const sx *fact);
 /* a fresh opaque value of width w: the reason is kept for the report */
-const sx *scan_opaque(unsigned w, bool sgn, scan_loc loc, const char *why);
+const sx *scan_expr_opaque(unsigned w, bool sgn, scan_loc loc, const char *why);
 
 /* ---- the model (scan_model.c) ---- */
 typedef enum {
@@ -228,16 +228,16 @@ typedef struct {
   const sx *max_alloc; /* largest allocation that succeeds, 64-bit */
 } scan_model;
 
-extern scan_model M;
-int model_region(scan_rkind k, const char *name, scan_loc site, const sx *size, const char *size_text);
-int model_unknown_region(const char *why);
-scan_region *model_reg(int id);
-const sx *model_allocated(int id); /* the allocation succeeded: its size is at most --max-alloc */
+extern scan_model scan_model_state;
+int scan_model_region(scan_rkind k, const char *name, scan_loc site, const sx *size, const char *size_text);
+int scan_model_unknown_region(const char *why);
+scan_region *scan_model_reg(int id);
+const sx *scan_model_allocated(int id); /* the allocation succeeded: its size is at most --max-alloc */
 
 /* the verdicts (scan_check.c): findings for every access and host use of the
    model; returns the number of distinct access sites */
-unsigned check_all(void);
-void check_stats(FILE *out); /* --stats: how the questions were answered */
+unsigned scan_check_all(void);
+void scan_check_stats(FILE *out); /* --stats: how the questions were answered */
 
 /* ---- options (scan_main.c) ---- */
 typedef struct {
@@ -250,13 +250,13 @@ typedef struct {
   bool sarif;
   uint64_t max_alloc;
 } scan_opts;
-extern scan_opts O;
+extern scan_opts scan_main_options;
 
 /* ---- findings (scan_diag.c) ---- */
 typedef enum { FK_OOB, FK_PARTITION, FK_UNVALIDATED, FK_UAF, FK_UNKNOWN } scan_fkind;
 #define FK_COUNT 5
-const char *fk_tag(scan_fkind k);   /* gsan-scan-oob, ... */
-const char *fk_title(scan_fkind k); /* a short description, for SARIF rules */
+const char *scan_diag_kind_tag(scan_fkind k);   /* gsan-scan-oob, ... */
+const char *scan_diag_kind_title(scan_fkind k); /* a short description, for SARIF rules */
 
 typedef struct {
   scan_loc loc;
@@ -272,23 +272,23 @@ typedef struct {
   bool dropped;        /* superseded by a worse verdict at the same place */
 } scan_finding;
 
-scan_finding *diag_new(scan_fkind k, scan_loc loc, const char *msg);
-void diag_note(scan_finding *f, scan_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void diag_sort(void);
-size_t diag_count(void);   /* including dropped ones */
-unsigned diag_reported(scan_fkind k); /* not dropped, of kind k */
-scan_finding *diag_get(size_t i);
+scan_finding *scan_diag_new(scan_fkind k, scan_loc loc, const char *msg);
+void scan_diag_note(scan_finding *f, scan_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void scan_diag_sort(void);
+size_t scan_diag_count(void);   /* including dropped ones */
+unsigned scan_diag_reported(scan_fkind k); /* not dropped, of kind k */
+scan_finding *scan_diag_get(size_t i);
 /* the one printer of compiler-style messages: FILE:LINE:COL: LEVEL: MSG,
    the source line and a caret for a located message */
-void diag_emit(FILE *out, scan_loc loc, const char *level, const char *msg);
-void diag_print_text(FILE *out, unsigned accesses);
-void diag_print_sarif(FILE *out, const char *const *files, int nfiles);
+void scan_diag_emit(FILE *out, scan_loc loc, const char *level, const char *msg);
+void scan_diag_print_text(FILE *out, unsigned accesses);
+void scan_sarif_print(FILE *out, const char *const *files, int nfiles);
 /* a file that could not be analysed, and why: a tool execution notification
    (level error) in the SARIF log, which is then not executionSuccessful */
-void sarif_not_analysed(const char *file, const char *why);
-void diag_summary(FILE *out, unsigned accesses);
-const char *diag_source_line(const char *file, unsigned line);
+void scan_sarif_not_analysed(const char *file, const char *why);
+void scan_diag_summary(FILE *out, unsigned accesses);
+const char *scan_diag_source_line(const char *file, unsigned line);
 /* file's text as given, for a file parsed from memory (not read from disk) */
-void diag_source_text(const char *file, const char *text, size_t n);
+void scan_diag_source_text(const char *file, const char *text, size_t n);
 
 #endif

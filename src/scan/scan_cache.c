@@ -29,13 +29,13 @@ static struct {
   unsigned hits;
 } C;
 
-unsigned cache_hits(void) { return C.hits; }
+unsigned scan_cache_hits(void) { return C.hits; }
 
 static void grow(uint32_t **no, uint32_t **st, size_t *cap, size_t need) {
   if (need <= *cap) return;
   size_t n = *cap ? *cap : 4096;
   while (n < need) n *= 2;
-  uint32_t *a = scan_alloc(n * sizeof *a), *b = scan_alloc(n * sizeof *b);
+  uint32_t *a = scan_util_alloc(n * sizeof *a), *b = scan_util_alloc(n * sizeof *b);
   if (*cap) {
     memcpy(a, *no, *cap * sizeof *a);
     memcpy(b, *st, *cap * sizeof *b);
@@ -53,11 +53,11 @@ typedef struct {
 
 static void put(keyer *k, const sx *e) {
   if (C.node_stamp[e->id] == C.stamp) {
-    buf_add(&k->b, "@%u ", C.node_no[e->id]);
+    scan_util_buf_add(&k->b, "@%u ", C.node_no[e->id]);
     return;
   }
   switch (e->op) {
-  case SX_CONST: buf_add(&k->b, "c%u:%llx ", e->w, (unsigned long long)e->k); break;
+  case SX_CONST: scan_util_buf_add(&k->b, "c%u:%llx ", e->w, (unsigned long long)e->k); break;
   case SX_VAR: {
     int v = (int)e->k;
     if (C.var_stamp[v] != C.stamp) {
@@ -65,16 +65,16 @@ static void put(keyer *k, const sx *e) {
       C.var_no[v] = (uint32_t)k->order.n;
       VEC_PUSH(k->order, v);
     }
-    scan_var *sv = scan_var_get(v);
-    buf_add(&k->b, "v%u:%d%c%u ", C.var_no[v], (int)sv->kind, sv->sgn ? 's' : 'u', sv->w);
+    scan_var *sv = scan_expr_var_get(v);
+    scan_util_buf_add(&k->b, "v%u:%d%c%u ", C.var_no[v], (int)sv->kind, sv->sgn ? 's' : 'u', sv->w);
     break;
   }
   default:
-    buf_add(&k->b, "(%d:%u ", (int)e->op, e->w);
+    scan_util_buf_add(&k->b, "(%d:%u ", (int)e->op, e->w);
     if (e->a) put(k, e->a);
     if (e->b) put(k, e->b);
     if (e->c) put(k, e->c);
-    buf_add(&k->b, ") ");
+    scan_util_buf_add(&k->b, ") ");
   }
   C.node_stamp[e->id] = C.stamp;
   C.node_no[e->id] = k->nodes++;
@@ -88,18 +88,18 @@ static uint32_t hash_of(const char *s, size_t n) {
 
 /* the key of q; order receives its variables in order of appearance */
 static void make_key(const scan_query *q, keyer *k) {
-  grow(&C.node_no, &C.node_stamp, &C.node_cap, sx_count() + 1);
-  grow(&C.var_no, &C.var_stamp, &C.var_cap, scan_var_count() + 1);
+  grow(&C.node_no, &C.node_stamp, &C.node_cap, scan_expr_count() + 1);
+  grow(&C.var_no, &C.var_stamp, &C.var_cap, scan_expr_var_count() + 1);
   C.stamp++;
   memset(k, 0, sizeof *k);
-  buf_add(&k->b, "g%d ", (int)q->goal.k);
+  scan_util_buf_add(&k->b, "g%d ", (int)q->goal.k);
   const sx *parts[5] = {q->goal.off, q->goal.w, q->goal.size, q->goal.start, q->goal.expr};
   for (int i = 0; i < 5; i++) {
     if (parts[i]) put(k, parts[i]);
-    buf_add(&k->b, "| ");
+    scan_util_buf_add(&k->b, "| ");
   }
   for (int i = 0; i < q->goal.nafter; i++) put(k, q->goal.after[i]);
-  buf_add(&k->b, "|| ");
+  scan_util_buf_add(&k->b, "|| ");
   for (size_t i = 0; i < q->conj.n; i++) put(k, q->conj.v[i]);
 }
 
@@ -110,7 +110,7 @@ static entry *find(const keyer *k, uint32_t h) {
   return NULL;
 }
 
-qres cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, uint64_t *)) {
+qres scan_cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, uint64_t *)) {
   keyer k;
   make_key(q, &k);
   uint32_t h = hash_of(k.b.s, k.b.n);
@@ -123,7 +123,7 @@ qres cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, 
   qres res = decide(q, values);
   if (2 * (C.n + 1) > C.cap) {
     size_t ncap = C.cap ? 2 * C.cap : 1024;
-    entry **nb = scan_alloc(ncap * sizeof *nb);
+    entry **nb = scan_util_alloc(ncap * sizeof *nb);
     for (size_t i = 0; i < C.cap; i++)
       for (entry *x = C.bucket[i], *next; x; x = next) {
         next = x->next;
@@ -133,13 +133,13 @@ qres cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, 
     C.bucket = nb;
     C.cap = ncap;
   }
-  e = scan_alloc(sizeof *e);
+  e = scan_util_alloc(sizeof *e);
   e->key = k.b.s;
   e->len = k.b.n;
   e->hash = h;
   e->res = res;
   e->nvals = k.order.n;
-  e->values = scan_alloc((k.order.n + 1) * sizeof *e->values);
+  e->values = scan_util_alloc((k.order.n + 1) * sizeof *e->values);
   for (size_t i = 0; i < k.order.n; i++) e->values[i] = values[k.order.v[i]];
   e->next = C.bucket[h & (C.cap - 1)];
   C.bucket[h & (C.cap - 1)] = e;
@@ -147,4 +147,4 @@ qres cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, 
   return res;
 }
 
-void cache_reset(void) { memset(&C, 0, sizeof C); }
+void scan_cache_reset(void) { memset(&C, 0, sizeof C); }

@@ -18,11 +18,11 @@ static const char *const titles[FK_COUNT] = {
     "The model cannot decide whether an access stays in bounds",
 };
 
-const char *fk_tag(scan_fkind k) { return tags[k]; }
-const char *fk_title(scan_fkind k) { return titles[k]; }
+const char *scan_diag_kind_tag(scan_fkind k) { return tags[k]; }
+const char *scan_diag_kind_title(scan_fkind k) { return titles[k]; }
 
-scan_finding *diag_new(scan_fkind k, scan_loc loc, const char *msg) {
-  scan_finding *f = scan_alloc(sizeof *f);
+scan_finding *scan_diag_new(scan_fkind k, scan_loc loc, const char *msg) {
+  scan_finding *f = scan_util_alloc(sizeof *f);
   f->kind = k;
   f->loc = loc;
   f->msg = msg;
@@ -30,30 +30,30 @@ scan_finding *diag_new(scan_fkind k, scan_loc loc, const char *msg) {
   return f;
 }
 
-void diag_note(scan_finding *f, scan_loc loc, const char *fmt, ...) {
+void scan_diag_note(scan_finding *f, scan_loc loc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  scan_note n = {loc, scan_vfmt(fmt, ap)};
+  scan_note n = {loc, scan_util_vfmt(fmt, ap)};
   va_end(ap);
   VEC_PUSH(f->notes, n);
 }
 
 static int by_loc(const void *a, const void *b) {
   const scan_finding *x = *(scan_finding *const *)a, *y = *(scan_finding *const *)b;
-  int c = loc_cmp(x->loc, y->loc);
+  int c = scan_util_loc_cmp(x->loc, y->loc);
   if (c) return c;
   if (x->kind != y->kind) return (int)x->kind - (int)y->kind;
   return strcmp(x->msg, y->msg);
 }
 
-void diag_sort(void) {
+void scan_diag_sort(void) {
   if (F.n) qsort(F.v, F.n, sizeof *F.v, by_loc);
 }
 
-size_t diag_count(void) { return F.n; }
-scan_finding *diag_get(size_t i) { return F.v[i]; }
+size_t scan_diag_count(void) { return F.n; }
+scan_finding *scan_diag_get(size_t i) { return F.v[i]; }
 
-unsigned diag_reported(scan_fkind k) {
+unsigned scan_diag_reported(scan_fkind k) {
   unsigned n = 0;
   for (size_t i = 0; i < F.n; i++)
     if (!F.v[i]->dropped && F.v[i]->kind == k) n++;
@@ -73,7 +73,7 @@ static VEC(src_file) files;
 static src_file *add_source(const char *file, const char *text, size_t n) {
   src_file sf = {file, NULL, {0}};
   if (text) {
-    sf.text = scan_strndup(text, n);
+    sf.text = scan_util_strndup(text, n);
     VEC_PUSH(sf.starts, 0);
     for (size_t i = 0; i < n; i++)
       if (text[i] == '\n') VEC_PUSH(sf.starts, i + 1);
@@ -83,9 +83,9 @@ static src_file *add_source(const char *file, const char *text, size_t n) {
 }
 
 /* the last entry for a file is the one read */
-void diag_source_text(const char *file, const char *text, size_t n) { add_source(file, text, n); }
+void scan_diag_source_text(const char *file, const char *text, size_t n) { add_source(file, text, n); }
 
-const char *diag_source_line(const char *file, unsigned line) {
+const char *scan_diag_source_line(const char *file, unsigned line) {
   src_file *sf = NULL;
   for (size_t i = files.n; i-- > 0 && !sf;)
     if (files.v[i].file == file) sf = &files.v[i];
@@ -95,7 +95,7 @@ const char *diag_source_line(const char *file, unsigned line) {
     if (fp) {
       char chunk[65536];
       size_t k;
-      while ((k = fread(chunk, 1, sizeof chunk, fp)) > 0) buf_addn(&b, chunk, k);
+      while ((k = fread(chunk, 1, sizeof chunk, fp)) > 0) scan_util_buf_addn(&b, chunk, k);
       fclose(fp);
     }
     sf = add_source(file, fp ? (b.s ? b.s : "") : NULL, b.n);
@@ -103,16 +103,16 @@ const char *diag_source_line(const char *file, unsigned line) {
   if (!sf->text || !line || line > sf->starts.n) return NULL;
   const char *s = sf->text + sf->starts.v[line - 1];
   const char *e = strchr(s, '\n');
-  return e ? scan_strndup(s, (size_t)(e - s)) : s;
+  return e ? scan_util_strndup(s, (size_t)(e - s)) : s;
 }
 
-void diag_emit(FILE *out, scan_loc loc, const char *level, const char *msg) {
+void scan_diag_emit(FILE *out, scan_loc loc, const char *level, const char *msg) {
   if (!loc.file) {
     fprintf(out, "%s: %s\n", level, msg);
     return;
   }
   fprintf(out, "%s:%u:%u: %s: %s\n", loc.file, loc.line, loc.col, level, msg);
-  const char *src = diag_source_line(loc.file, loc.line);
+  const char *src = scan_diag_source_line(loc.file, loc.line);
   if (!src) return;
   fprintf(out, "%s\n", src);
   /* the caret under the column, keeping the line's tabs so it lines up */
@@ -120,27 +120,27 @@ void diag_emit(FILE *out, scan_loc loc, const char *level, const char *msg) {
   fputs("^\n", out);
 }
 
-void diag_summary(FILE *out, unsigned accesses) {
+void scan_diag_summary(FILE *out, unsigned accesses) {
   unsigned findings = 0;
   for (int k = 0; k < FK_COUNT; k++)
-    if (k != FK_UNKNOWN) findings += diag_reported((scan_fkind)k);
-  unsigned unknown = diag_reported(FK_UNKNOWN);
+    if (k != FK_UNKNOWN) findings += scan_diag_reported((scan_fkind)k);
+  unsigned unknown = scan_diag_reported(FK_UNKNOWN);
   fprintf(out, "gsan scan: %u finding%s, %u unknown in %u access%s\n", findings, findings == 1 ? "" : "s", unknown,
           accesses, accesses == 1 ? "" : "es");
 }
 
-void diag_print_text(FILE *out, unsigned accesses) {
+void scan_diag_print_text(FILE *out, unsigned accesses) {
   for (size_t i = 0; i < F.n; i++) {
     scan_finding *f = F.v[i];
     if (f->dropped) continue;
-    diag_emit(out, f->loc, f->kind == FK_UNKNOWN ? "remark" : "warning", scan_fmt("%s [%s]", f->msg, fk_tag(f->kind)));
-    for (size_t j = 0; j < f->notes.n; j++) diag_emit(out, f->notes.v[j].loc, "note", f->notes.v[j].text);
-    if (f->witness) diag_emit(out, (scan_loc){0}, "note", scan_fmt("witness: %s", f->witness));
+    scan_diag_emit(out, f->loc, f->kind == FK_UNKNOWN ? "remark" : "warning", scan_util_fmt("%s [%s]", f->msg, scan_diag_kind_tag(f->kind)));
+    for (size_t j = 0; j < f->notes.n; j++) scan_diag_emit(out, f->notes.v[j].loc, "note", f->notes.v[j].text);
+    if (f->witness) scan_diag_emit(out, (scan_loc){0}, "note", scan_util_fmt("witness: %s", f->witness));
   }
-  diag_summary(out, accesses);
+  scan_diag_summary(out, accesses);
 }
 
-void diag_reset(void) {
+void scan_diag_reset(void) {
   memset(&F, 0, sizeof F);
   memset(&files, 0, sizeof files);
 }

@@ -20,22 +20,22 @@ struct env {
   unsigned cap, n;
 };
 
-env *env_new(void) {
-  env *e = scan_alloc(sizeof *e);
+env *scan_env_new(void) {
+  env *e = scan_util_alloc(sizeof *e);
   e->cap = 32;
-  e->s = scan_alloc(e->cap * sizeof *e->s);
+  e->s = scan_util_alloc(e->cap * sizeof *e->s);
   return e;
 }
 
 /* slots copied so far, over the run: a fork's cost is its table's size */
 static unsigned long copied;
-unsigned long env_copied(void) { return copied; }
+unsigned long scan_env_copied(void) { return copied; }
 
-env *env_copy(const env *e) {
+env *scan_env_copy(const env *e) {
   copied += e->cap;
-  env *c = scan_alloc(sizeof *c);
+  env *c = scan_util_alloc(sizeof *c);
   *c = *e;
-  c->s = scan_alloc(e->cap * sizeof *c->s);
+  c->s = scan_util_alloc(e->cap * sizeof *c->s);
   memcpy(c->s, e->s, e->cap * sizeof *c->s);
   return c;
 }
@@ -50,7 +50,7 @@ static slot *find(env *e, unsigned frame, CXCursor d, unsigned h) {
   }
 }
 
-val *env_get(env *e, unsigned frame, CXCursor d) {
+val *scan_env_get(env *e, unsigned frame, CXCursor d) {
   slot *s = find(e, frame, d, key_hash(frame, d));
   return s->used && !s->dead ? &s->v : NULL;
 }
@@ -59,7 +59,7 @@ static void grow(env *e) {
   slot *old = e->s;
   unsigned ocap = e->cap;
   e->cap *= 2;
-  e->s = scan_alloc(e->cap * sizeof *e->s);
+  e->s = scan_util_alloc(e->cap * sizeof *e->s);
   e->n = 0;
   for (unsigned i = 0; i < ocap; i++)
     if (old[i].used && !old[i].dead) {
@@ -68,7 +68,7 @@ static void grow(env *e) {
     }
 }
 
-void env_put(env *e, unsigned frame, CXCursor d, val v) {
+void scan_env_put(env *e, unsigned frame, CXCursor d, val v) {
   if (2 * (e->n + 1) > e->cap) grow(e);
   unsigned h = key_hash(frame, d);
   slot *s = find(e, frame, d, h);
@@ -90,25 +90,25 @@ static int by_seq(const void *x, const void *y) {
   return a < b ? -1 : a > b;
 }
 
-env *env_merge(const sx *c, env *a, env *b, scan_loc at) {
-  if (sx_is_true(c)) return a;
-  if (sx_is_false(c)) return b;
-  env *r = env_copy(a);
-  slot **live = scan_alloc((b->n + 1) * sizeof *live);
+env *scan_env_merge(const sx *c, env *a, env *b, scan_loc at) {
+  if (scan_expr_is_true(c)) return a;
+  if (scan_expr_is_false(c)) return b;
+  env *r = scan_env_copy(a);
+  slot **live = scan_util_alloc((b->n + 1) * sizeof *live);
   size_t n = 0;
   for (unsigned i = 0; i < b->cap; i++)
     if (b->s[i].used && !b->s[i].dead) live[n++] = &b->s[i];
   qsort(live, n, sizeof *live, by_seq);
   for (size_t i = 0; i < n; i++) {
     slot *s = live[i];
-    val *va = env_get(r, s->frame, s->decl);
-    if (!va) env_put(r, s->frame, s->decl, s->v);
-    else if (!v_same(*va, s->v)) *va = v_merge(c, *va, s->v, at);
+    val *va = scan_env_get(r, s->frame, s->decl);
+    if (!va) scan_env_put(r, s->frame, s->decl, s->v);
+    else if (!scan_eval_val_same(*va, s->v)) *va = scan_eval_val_merge(c, *va, s->v, at);
   }
   return r;
 }
 
-void env_drop(env *e, unsigned frame) {
+void scan_env_drop(env *e, unsigned frame) {
   for (unsigned i = 0; i < e->cap; i++)
     if (e->s[i].used && e->s[i].frame == frame) e->s[i].dead = true;
 }

@@ -16,14 +16,14 @@ typedef struct {
 } mod_acc;
 
 static CXCursor base_var(CXCursor e) {
-  e = cur_strip(e);
+  e = scan_front_cursor_strip(e);
   if (kind(e) == CXCursor_DeclRefExpr) {
     CXCursor d = clang_getCursorReferenced(e);
     if (kind(d) == CXCursor_VarDecl || kind(d) == CXCursor_ParmDecl) return d;
   }
   if (kind(e) == CXCursor_MemberRefExpr) {
     CXCursor *k;
-    if (cur_children(e, &k) == 1 && ct_of(clang_getCursorType(k[0])).k != CT_PTR) return base_var(k[0]);
+    if (scan_front_cursor_children(e, &k) == 1 && scan_front_ctype(clang_getCursorType(k[0])).k != CT_PTR) return base_var(k[0]);
   }
   return clang_getNullCursor();
 }
@@ -41,16 +41,16 @@ static enum CXChildVisitResult mod_visit(CXCursor c, CXCursor parent, CXClientDa
   CXCursor *k;
   switch (kind(c)) {
   case CXCursor_BinaryOperator:
-    if (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign && cur_children(c, &k) == 2)
+    if (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign && scan_front_cursor_children(c, &k) == 2)
       add_mod(a, base_var(k[0]));
     break;
   case CXCursor_CompoundAssignOperator:
-    if (cur_children(c, &k) == 2) add_mod(a, base_var(k[0]));
+    if (scan_front_cursor_children(c, &k) == 2) add_mod(a, base_var(k[0]));
     break;
   case CXCursor_UnaryOperator: {
     enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
     if ((op <= CXUnaryOperator_PreDec && op != CXUnaryOperator_Invalid) || op == CXUnaryOperator_AddrOf)
-      if (cur_children(c, &k) == 1) add_mod(a, base_var(k[0]));
+      if (scan_front_cursor_children(c, &k) == 1) add_mod(a, base_var(k[0]));
     break;
   }
   case CXCursor_CallExpr: {
@@ -58,7 +58,7 @@ static enum CXChildVisitResult mod_visit(CXCursor c, CXCursor parent, CXClientDa
     int n = clang_Cursor_getNumArguments(c);
     for (int i = 0; i < n && !null(callee); i++) {
       CXType pt = clang_getArgType(clang_getCursorType(callee), (unsigned)i);
-      if (ct_of(pt).k == CT_REF && !clang_isConstQualifiedType(clang_getPointeeType(pt)))
+      if (scan_front_ctype(pt).k == CT_REF && !clang_isConstQualifiedType(clang_getPointeeType(pt)))
         add_mod(a, base_var(clang_Cursor_getArgument(c, (unsigned)i)));
     }
     break;
@@ -68,7 +68,7 @@ static enum CXChildVisitResult mod_visit(CXCursor c, CXCursor parent, CXClientDa
   return CXChildVisit_Recurse;
 }
 
-void modified_vars(CXCursor s, cursor_vec *out) {
+void scan_exec_modified_vars(CXCursor s, cursor_vec *out) {
   mod_acc a = {out};
   mod_visit(s, clang_getNullCursor(), &a);
   clang_visitChildren(s, mod_visit, &a);
@@ -93,9 +93,9 @@ typedef struct {
 
 static val *binding(interp *I, CXCursor d, unsigned *frame) {
   unsigned f = I->fr ? I->fr->id : 0;
-  val *b = env_get(I->env, f, d);
+  val *b = scan_env_get(I->env, f, d);
   if (!b) {
-    b = env_get(I->env, 0, d);
+    b = scan_env_get(I->env, 0, d);
     f = 0;
   }
   if (frame) *frame = f;
@@ -132,33 +132,33 @@ static bool loop_invariant(CXCursor e, cursor_vec *mods) {
 
 /* is s a step of a counter (i++, i += c, i = i + c, i <<= 1, ...)? */
 static bool as_step(interp *I, CXCursor s, cursor_vec *mods, ivinfo *iv) {
-  s = cur_strip(s);
+  s = scan_front_cursor_strip(s);
   CXCursor *k;
-  int n = cur_children(s, &k);
+  int n = scan_front_cursor_children(s, &k);
   memset(iv, 0, sizeof *iv);
   iv->shift = -1;
   if (kind(s) == CXCursor_UnaryOperator && n == 1) {
     enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(s);
     if (op == CXUnaryOperator_Invalid || op > CXUnaryOperator_PreDec) return false;
     iv->var = base_var(k[0]);
-    if (null(iv->var) || ct_of(clang_getCursorType(iv->var)).k != CT_INT) return false;
+    if (null(iv->var) || scan_front_ctype(clang_getCursorType(iv->var)).k != CT_INT) return false;
     iv->dir = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? 1 : -1;
-    iv->step = sx_const(ct_of(clang_getCursorType(iv->var)).w, 1);
+    iv->step = scan_expr_const(scan_front_ctype(clang_getCursorType(iv->var)).w, 1);
     return true;
   }
   if (n != 2) return false;
   CXCursor lhs = k[0], rhs = k[1];
   iv->var = base_var(lhs);
-  if (null(iv->var) || kind(cur_strip(lhs)) != CXCursor_DeclRefExpr) return false;
-  ctype vt = ct_of(clang_getCursorType(iv->var));
+  if (null(iv->var) || kind(scan_front_cursor_strip(lhs)) != CXCursor_DeclRefExpr) return false;
+  ctype vt = scan_front_ctype(clang_getCursorType(iv->var));
   if (vt.k != CT_INT) return false;
   int op = kind(s) == CXCursor_CompoundAssignOperator || kind(s) == CXCursor_BinaryOperator
                ? (int)clang_getCursorBinaryOperatorKind(s) : -1;
   if (op == CXBinaryOperator_Assign) {
     /* i = i + e, i = e + i, i = i - e, and the same for *, <<, /, >> */
-    CXCursor r = cur_strip(rhs);
+    CXCursor r = scan_front_cursor_strip(rhs);
     CXCursor *rk;
-    if (kind(r) != CXCursor_BinaryOperator || cur_children(r, &rk) != 2) return false;
+    if (kind(r) != CXCursor_BinaryOperator || scan_front_cursor_children(r, &rk) != 2) return false;
     int rop = (int)clang_getCursorBinaryOperatorKind(r);
     bool commutes = rop == CXBinaryOperator_Add || rop == CXBinaryOperator_Mul;
     switch (rop) {
@@ -175,24 +175,24 @@ static bool as_step(interp *I, CXCursor s, cursor_vec *mods, ivinfo *iv) {
     else return false;
   }
   if (!loop_invariant(rhs, mods)) return false;
-  val sv = ev(I, rhs);
+  val sv = scan_eval_expr(I, rhs);
   if (sv.k != V_INT) return false;
-  ctype st = ct_of(clang_getCursorType(rhs));
-  const sx *step = sv.e->w == vt.w ? sv.e : sv.e->w > vt.w ? sx_ext(SX_TRUNC, sv.e, vt.w) : sx_ext(st.sgn ? SX_SEXT : SX_ZEXT, sv.e, vt.w);
+  ctype st = scan_front_ctype(clang_getCursorType(rhs));
+  const sx *step = sv.e->w == vt.w ? sv.e : sv.e->w > vt.w ? scan_expr_ext(SX_TRUNC, sv.e, vt.w) : scan_expr_ext(st.sgn ? SX_SEXT : SX_ZEXT, sv.e, vt.w);
   uint64_t c;
-  bool cst = sx_is_const(step, &c);
-  int64_t sc = cst ? sx_sext_val(c, vt.w) : 0;
+  bool cst = scan_expr_is_const(step, &c);
+  int64_t sc = cst ? scan_expr_sext_val(c, vt.w) : 0;
   switch (op) {
   case CXBinaryOperator_AddAssign:
   case CXBinaryOperator_SubAssign:
     iv->dir = op == CXBinaryOperator_AddAssign ? 1 : -1;
     if (cst && st.sgn && sc < 0) {
       iv->dir = -iv->dir;
-      step = sx_const(vt.w, (uint64_t)-sc);
+      step = scan_expr_const(vt.w, (uint64_t)-sc);
     } else if (!cst && st.sgn) {
       /* a signed step of unknown sign (int stride = blockDim.x * gridDim.x):
          the loop is taken to move the way its operator says */
-      iv->assumed = sx_bin(SX_SLT, sx_const(vt.w, 0), step);
+      iv->assumed = scan_expr_bin(SX_SLT, scan_expr_const(vt.w, 0), step);
     } else if (cst && !sc) {
       return false;
     }
@@ -224,13 +224,13 @@ static bool mentions(CXCursor e, CXCursor d) {
    changed nowhere else in it */
 static bool while_step(interp *I, CXCursor cond, CXCursor body, cursor_vec *mods, ivinfo *iv) {
   CXCursor *k, one[1] = {body};
-  int n = kind(body) == CXCursor_CompoundStmt ? cur_children(body, &k) : (k = one, 1);
+  int n = kind(body) == CXCursor_CompoundStmt ? scan_front_cursor_children(body, &k) : (k = one, 1);
   for (int i = n - 1; i >= 0; i--) {
     ivinfo t;
     if (!as_step(I, k[i], mods, &t) || !mentions(cond, t.var)) continue;
     cursor_vec other = {0};
     for (int j = 0; j < n; j++)
-      if (j != i) modified_vars(k[j], &other);
+      if (j != i) scan_exec_modified_vars(k[j], &other);
     if (in_list(t.var, other.v, other.n)) return false;
     *iv = t;
     iv->step_stmt = k[i];
@@ -244,7 +244,7 @@ static bool find_iv(interp *I, bool is_for, CXCursor cond, CXCursor inc, CXCurso
   if (is_for) {
     if (null(inc) || !as_step(I, inc, mods, iv) || !mentions(cond, iv->var)) return false;
     cursor_vec inbody = {0};
-    modified_vars(body, &inbody);
+    scan_exec_modified_vars(body, &inbody);
     return !in_list(iv->var, inbody.v, inbody.n);
   }
   return while_step(I, cond, body, mods, iv);
@@ -259,18 +259,18 @@ typedef struct {
 
 static val havoc_val(val v, CXType t, scan_loc loc, const char *why) {
   switch (v.k) {
-  case V_INT: return v_int(scan_opaque(v.e->w, ct_of(t).sgn, loc, why));
+  case V_INT: return scan_eval_val_int(scan_expr_opaque(v.e->w, scan_front_ctype(t).sgn, loc, why));
   case V_PTR:
-    if (v.region < 0) return v_unknown_ptr(why);
-    v.e = scan_opaque(64, true, loc, why);
+    if (v.region < 0) return scan_eval_val_unknown_ptr(why);
+    v.e = scan_expr_opaque(64, true, loc, why);
     return v;
   case V_REC: {
     val r = v;
     for (int i = 0; i < v.r->n; i++)
-      r = rec_set(r, v.r->names[i], havoc_val(v.r->vals[i], clang_getCursorType(clang_getNullCursor()), loc, why));
+      r = scan_eval_rec_set(r, v.r->names[i], havoc_val(v.r->vals[i], clang_getCursorType(clang_getNullCursor()), loc, why));
     return r;
   }
-  case V_NONE: return v_opaque(t, loc, why);
+  case V_NONE: return scan_eval_val_opaque(t, loc, why);
   default: return v;
   }
 }
@@ -280,11 +280,11 @@ static void havoc(interp *I, cursor_vec *mods, CXCursor except, scan_loc loc, co
     CXCursor d = mods->v[i];
     if (!null(except) && clang_equalCursors(d, except)) continue;
     CXType t = clang_getCursorType(d);
-    if (ct_of(t).k == CT_ARRAY || ct_of(t).k == CT_REF) continue;
+    if (scan_front_ctype(t).k == CT_ARRAY || scan_front_ctype(t).k == CT_REF) continue;
     unsigned f;
     val *b = binding(I, d, &f);
     if (!b) continue;
-    env_put(I->env, f, d, havoc_val(*b, t, loc, scan_fmt(fmt, cur_name(d), loc.line)));
+    scan_env_put(I->env, f, d, havoc_val(*b, t, loc, scan_util_fmt(fmt, scan_front_cursor_name(d), loc.line)));
   }
 }
 
@@ -293,36 +293,36 @@ static void havoc(interp *I, cursor_vec *mods, CXCursor except, scan_loc loc, co
    times a (hidden) number of steps: 512, 256, 128, ... exactly */
 static const sx *shift_fact(const ivinfo *iv, const sx *L, const sx *start, bool sgn) {
   unsigned w = L->w;
-  int k = scan_var_new(VK_LOOP, scan_fmt("steps of %s", cur_name(iv->var)), w, false, cur_loc(iv->var));
-  scan_var_get(k)->hidden = true;
-  const sx *K = sx_var(k), *by = sx_bin(SX_MUL, K, sx_const(w, (uint64_t)iv->shift));
-  const sx *f = sx_bin(SX_ULT, K, sx_const(w, w));
+  int k = scan_expr_var_new(VK_LOOP, scan_util_fmt("steps of %s", scan_front_cursor_name(iv->var)), w, false, scan_front_cursor_loc(iv->var));
+  scan_expr_var_get(k)->hidden = true;
+  const sx *K = scan_expr_var(k), *by = scan_expr_bin(SX_MUL, K, scan_expr_const(w, (uint64_t)iv->shift));
+  const sx *f = scan_expr_bin(SX_ULT, K, scan_expr_const(w, w));
   sx_op op = iv->dir > 0 ? SX_SHL : sgn ? SX_ASHR : SX_LSHR;
-  return sx_and(f, sx_bin(SX_EQ, L, sx_bin(op, start, by)));
+  return scan_expr_and(f, scan_expr_bin(SX_EQ, L, scan_expr_bin(op, start, by)));
 }
 
 static const sx *iv_facts(const ivinfo *iv, const sx *L, const sx *start) {
-  bool sgn = ct_of(clang_getCursorType(iv->var)).sgn;
+  bool sgn = scan_front_ctype(clang_getCursorType(iv->var)).sgn;
   sx_op le = sgn ? SX_SLE : SX_ULE;
   unsigned w = L->w;
   if (!iv->geometric) {
-    const sx *f = iv->dir > 0 ? sx_bin(le, start, L) : sx_bin(le, L, start);
+    const sx *f = iv->dir > 0 ? scan_expr_bin(le, start, L) : scan_expr_bin(le, L, start);
     /* the counter moves in whole steps from its start */
     uint64_t c;
-    if (!sx_is_const(iv->step, &c) || c > 1) {
-      const sx *diff = iv->dir > 0 ? sx_bin(SX_SUB, L, start) : sx_bin(SX_SUB, start, L);
-      f = sx_and(f, sx_bin(SX_EQ, sx_bin(SX_UREM, diff, iv->step), sx_const(w, 0)));
+    if (!scan_expr_is_const(iv->step, &c) || c > 1) {
+      const sx *diff = iv->dir > 0 ? scan_expr_bin(SX_SUB, L, start) : scan_expr_bin(SX_SUB, start, L);
+      f = scan_expr_and(f, scan_expr_bin(SX_EQ, scan_expr_bin(SX_UREM, diff, iv->step), scan_expr_const(w, 0)));
     }
     return f;
   }
-  const sx *zero = sx_const(w, 0);
+  const sx *zero = scan_expr_const(w, 0);
   /* 1, 2, 4, ... never below a non-negative start; 512, 256, ... never above
      it nor below zero (the bounds are what intervals use) */
-  const sx *f = iv->dir > 0 ? sx_bin(le, start, L)
-                : sgn         ? sx_and(sx_bin(SX_SLE, L, start), sx_bin(SX_SLE, zero, L))
-                              : sx_bin(SX_ULE, L, start);
-  if (iv->shift >= 0) f = sx_and(f, shift_fact(iv, L, start, sgn));
-  return sgn ? sx_or(sx_bin(SX_SLT, start, zero), f) : f;
+  const sx *f = iv->dir > 0 ? scan_expr_bin(le, start, L)
+                : sgn         ? scan_expr_and(scan_expr_bin(SX_SLE, L, start), scan_expr_bin(SX_SLE, zero, L))
+                              : scan_expr_bin(SX_ULE, L, start);
+  if (iv->shift >= 0) f = scan_expr_and(f, shift_fact(iv, L, start, sgn));
+  return sgn ? scan_expr_or(scan_expr_bin(SX_SLT, start, zero), f) : f;
 }
 
 /* the counter as a fresh variable bound in the loop's frame: the facts every
@@ -330,19 +330,19 @@ static const sx *iv_facts(const ivinfo *iv, const sx *L, const sx *start) {
    the value it leaves the loop with, an opaque value for that reason; its
    variable in *id where id is given */
 static const sx *counter(const ivinfo *iv, const sx *start, unsigned frame, interp *I, int *id, const char *exit_why) {
-  ctype t = ct_of(clang_getCursorType(iv->var));
-  int v = scan_var_new(exit_why ? VK_OPAQUE : VK_LOOP, exit_why ? "?" : cur_name(iv->var), t.w, t.sgn, cur_loc(iv->var));
-  if (exit_why) scan_var_get(v)->why = exit_why;
+  ctype t = scan_front_ctype(clang_getCursorType(iv->var));
+  int v = scan_expr_var_new(exit_why ? VK_OPAQUE : VK_LOOP, exit_why ? "?" : scan_front_cursor_name(iv->var), t.w, t.sgn, scan_front_cursor_loc(iv->var));
+  if (exit_why) scan_expr_var_get(v)->why = exit_why;
   if (id) *id = v;
-  const sx *L = sx_var(v);
-  env_put(I->env, frame, iv->var, v_int(L));
+  const sx *L = scan_expr_var(v);
+  scan_env_put(I->env, frame, iv->var, scan_eval_val_int(L));
   const sx *f = iv_facts(iv, L, start);
-  return iv->assumed ? sx_and(f, iv->assumed) : f;
+  return iv->assumed ? scan_expr_and(f, iv->assumed) : f;
 }
 
 static void push_jump(interp *I, jump *j, bool is_switch) {
   memset(j, 0, sizeof *j);
-  j->brk = j->cont = sx_false();
+  j->brk = j->cont = scan_expr_false();
   j->is_switch = is_switch;
   j->up = I->jmp;
   I->jmp = j;
@@ -352,23 +352,23 @@ static void push_jump(interp *I, jump *j, bool is_switch) {
 /* to = from between two variables: 'to = from;' or 'T *to = from;' */
 static bool copy_of(CXCursor s, CXCursor *to, CXCursor *from) {
   CXCursor *k;
-  s = cur_strip(s);
+  s = scan_front_cursor_strip(s);
   if (kind(s) == CXCursor_DeclStmt) {
-    if (cur_children(s, &k) != 1 || kind(k[0]) != CXCursor_VarDecl) return false;
+    if (scan_front_cursor_children(s, &k) != 1 || kind(k[0]) != CXCursor_VarDecl) return false;
     CXCursor init = clang_Cursor_getVarDeclInitializer(k[0]);
     *to = k[0];
     *from = null(init) ? init : base_var(init);
-    return !null(*from) && kind(cur_strip(init)) == CXCursor_DeclRefExpr;
+    return !null(*from) && kind(scan_front_cursor_strip(init)) == CXCursor_DeclRefExpr;
   }
   if (kind(s) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(s) != CXBinaryOperator_Assign ||
-      cur_children(s, &k) != 2 || kind(cur_strip(k[0])) != CXCursor_DeclRefExpr || kind(cur_strip(k[1])) != CXCursor_DeclRefExpr)
+      scan_front_cursor_children(s, &k) != 2 || kind(scan_front_cursor_strip(k[0])) != CXCursor_DeclRefExpr || kind(scan_front_cursor_strip(k[1])) != CXCursor_DeclRefExpr)
     return false;
   *to = base_var(k[0]);
   *from = base_var(k[1]);
   return !null(*to) && !null(*from);
 }
 
-static bool is_ptr_var(CXCursor d) { return !null(d) && ct_of(clang_getCursorType(d)).k == CT_PTR; }
+static bool is_ptr_var(CXCursor d) { return !null(d) && scan_front_ctype(clang_getCursorType(d)).k == CT_PTR; }
 
 /* two pointer variables that a loop's body swaps once (std::swap(a, b), or
    t = a; a = b; b = t;) and changes nowhere else: buffers used in turn, as
@@ -376,11 +376,11 @@ static bool is_ptr_var(CXCursor d) { return !null(d) && ct_of(clang_getCursorTyp
    two they had at entry, in one order or the other. */
 static bool find_swap(CXCursor body, CXCursor *a, CXCursor *b) {
   CXCursor *k, one[1] = {body};
-  int n = kind(body) == CXCursor_CompoundStmt ? cur_children(body, &k) : (k = one, 1);
+  int n = kind(body) == CXCursor_CompoundStmt ? scan_front_cursor_children(body, &k) : (k = one, 1);
   for (int i = 0; i < n; i++) {
-    CXCursor c = cur_strip(k[i]), t, x, y, x2, y2, t2;
+    CXCursor c = scan_front_cursor_strip(k[i]), t, x, y, x2, y2, t2;
     int len;
-    if (kind(c) == CXCursor_CallExpr && !strcmp(cur_name(c), "swap") && clang_Cursor_getNumArguments(c) == 2) {
+    if (kind(c) == CXCursor_CallExpr && !strcmp(scan_front_cursor_name(c), "swap") && clang_Cursor_getNumArguments(c) == 2) {
       x = base_var(clang_Cursor_getArgument(c, 0));
       y = base_var(clang_Cursor_getArgument(c, 1));
       len = 1;
@@ -393,7 +393,7 @@ static bool find_swap(CXCursor body, CXCursor *a, CXCursor *b) {
     if (!is_ptr_var(x) || !is_ptr_var(y) || clang_equalCursors(x, y)) return false;
     cursor_vec other = {0};
     for (int j = 0; j < n; j++)
-      if (j < i || j >= i + len) modified_vars(k[j], &other);
+      if (j < i || j >= i + len) scan_exec_modified_vars(k[j], &other);
     if (in_list(x, other.v, other.n) || in_list(y, other.v, other.n)) return false;
     *a = x;
     *b = y;
@@ -404,19 +404,19 @@ static bool find_swap(CXCursor body, CXCursor *a, CXCursor *b) {
 
 static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body, bool is_for,
                       bool is_do) {
-  scan_loc loc = cur_loc(loop);
-  if (!null(init)) exec(I, init);
-  if (sx_is_false(I->reach)) return;
+  scan_loc loc = scan_front_cursor_loc(loop);
+  if (!null(init)) scan_exec_stmt(I, init);
+  if (scan_expr_is_false(I->reach)) return;
   cursor_vec mods = {0};
-  modified_vars(body, &mods);
-  if (!null(cond)) modified_vars(cond, &mods);
-  if (!null(inc)) modified_vars(inc, &mods);
+  scan_exec_modified_vars(body, &mods);
+  if (!null(cond)) scan_exec_modified_vars(cond, &mods);
+  if (!null(inc)) scan_exec_modified_vars(inc, &mods);
   const sx *entry = I->reach;
   env *pre = I->env;
-  I->env = env_copy(pre);
+  I->env = scan_env_copy(pre);
   ivinfo iv;
   bool has_iv = !is_do && find_iv(I, is_for, cond, inc, body, &mods, &iv);
-  const sx *facts = sx_true(), *start = NULL;
+  const sx *facts = scan_expr_true(), *start = NULL;
   unsigned ivf = 0;
   if (has_iv) {
     val *b = binding(I, iv.var, &ivf);
@@ -434,43 +434,43 @@ static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CX
   val *ba, *bb;
   bool ping = !is_do && find_swap(body, &pa, &pb) && (ba = binding(I, pa, &fa)) && (bb = binding(I, pb, &fb)) &&
               ba->k == V_PTR && bb->k == V_PTR && ba->region >= 0 && bb->region >= 0;
-  val va = ping ? *ba : v_none(), vb = ping ? *bb : v_none();
+  val va = ping ? *ba : scan_eval_val_none(), vb = ping ? *bb : scan_eval_val_none();
   cursor_vec kept = {0};
   for (size_t i = 0; i < mods.n; i++)
     if (!ping || (!clang_equalCursors(mods.v[i], pa) && !clang_equalCursors(mods.v[i], pb))) VEC_PUSH(kept, mods.v[i]);
   havoc(I, &kept, has_iv ? iv.var : clang_getNullCursor(), loc, "'%s' is changed by the loop at line %u");
-  I->reach = sx_and(entry, facts);
-  const sx *c = sx_true();
+  I->reach = scan_expr_and(entry, facts);
+  const sx *c = scan_expr_true();
   if (!null(cond) && !is_do) {
-    c = v_cond(ev(I, cond), loc);
-    I->reach = sx_and(I->reach, c);
+    c = scan_eval_val_cond(scan_eval_expr(I, cond), loc);
+    I->reach = scan_expr_and(I->reach, c);
   }
-  env *top = ping ? env_copy(I->env) : NULL;
+  env *top = ping ? scan_env_copy(I->env) : NULL;
   const sx *top_reach = I->reach;
   jump j;
   push_jump(I, &j, false);
-  exec(I, body);
+  scan_exec_stmt(I, body);
   if (ping) {
     I->env = top;
-    env_put(I->env, fa, pa, vb);
-    env_put(I->env, fb, pb, va);
+    scan_env_put(I->env, fa, pa, vb);
+    scan_env_put(I->env, fb, pb, va);
     I->reach = top_reach;
-    exec(I, body);
+    scan_exec_stmt(I, body);
   }
   if (is_do && !null(cond)) {
-    I->reach = sx_or(I->reach, j.cont);
-    ev(I, cond);
+    I->reach = scan_expr_or(I->reach, j.cont);
+    scan_eval_expr(I, cond);
   }
   I->jmp = j.up;
   /* after the loop: what it changed has some value the model does not know,
      but for a counter of a loop left only through its condition: a value the
      counter takes (its facts) at which the condition fails
      (while ((n & 31) != 0) n++; leaves n a multiple of 32, at least its start) */
-  I->env = env_copy(pre);
-  bool forever = null(cond) || sx_is_true(c);
-  bool exit_value = has_iv && !forever && sx_is_false(j.brk);
+  I->env = scan_env_copy(pre);
+  bool forever = null(cond) || scan_expr_is_true(c);
+  bool exit_value = has_iv && !forever && scan_expr_is_false(j.brk);
   havoc(I, &mods, exit_value ? iv.var : clang_getNullCursor(), loc, "'%s' has the value the loop at line %u leaves");
-  I->reach = forever && !is_do ? sx_and(entry, j.brk) : entry;
+  I->reach = forever && !is_do ? scan_expr_and(entry, j.brk) : entry;
   if (exit_value) {
     /* The facts hold of the exit value but do not make it: it is the first
        value at which the condition fails, which they do not say. So it is an
@@ -481,37 +481,37 @@ static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CX
        where it depends on the counter */
     int id;
     const sx *at_exit = counter(&iv, start, ivf, I, &id,
-                                scan_fmt("'%s' has the value the loop at line %u leaves", cur_name(iv.var), loc.line));
-    size_t na = M.accesses.n, nu = M.uses.n;
-    const sx *fails = sx_not(v_cond(ev(I, cond), loc));
-    M.accesses.n = na;
-    M.uses.n = nu;
-    scan_var_fact(id, sx_and(at_exit, fails));
+                                scan_util_fmt("'%s' has the value the loop at line %u leaves", scan_front_cursor_name(iv.var), loc.line));
+    size_t na = scan_model_state.accesses.n, nu = scan_model_state.uses.n;
+    const sx *fails = scan_expr_not(scan_eval_val_cond(scan_eval_expr(I, cond), loc));
+    scan_model_state.accesses.n = na;
+    scan_model_state.uses.n = nu;
+    scan_expr_var_fact(id, scan_expr_and(at_exit, fails));
   }
 }
 
 static void exec_range_for(interp *I, CXCursor s) {
   CXCursor *k;
-  int n = cur_children(s, &k);
-  scan_loc loc = cur_loc(s);
+  int n = scan_front_cursor_children(s, &k);
+  scan_loc loc = scan_front_cursor_loc(s);
   cursor_vec mods = {0};
-  modified_vars(s, &mods);
+  scan_exec_modified_vars(s, &mods);
   const sx *entry = I->reach;
   env *pre = I->env;
-  I->env = env_copy(pre);
+  I->env = scan_env_copy(pre);
   havoc(I, &mods, clang_getNullCursor(), loc, "'%s' is changed by the loop at line %u");
   jump j;
   push_jump(I, &j, false);
   for (int i = 0; i < n; i++) {
     if (kind(k[i]) == CXCursor_VarDecl) {
-      env_put(I->env, I->fr->id, k[i],
-              v_opaque(clang_getCursorType(k[i]), loc, scan_fmt("'%s' is an element of a range", cur_name(k[i]))));
+      scan_env_put(I->env, I->fr->id, k[i],
+              scan_eval_val_opaque(clang_getCursorType(k[i]), loc, scan_util_fmt("'%s' is an element of a range", scan_front_cursor_name(k[i]))));
     } else if (i == n - 1) {
-      exec(I, k[i]);
+      scan_exec_stmt(I, k[i]);
     }
   }
   I->jmp = j.up;
-  I->env = env_copy(pre);
+  I->env = scan_env_copy(pre);
   havoc(I, &mods, clang_getNullCursor(), loc, "'%s' has the value the loop at line %u leaves");
   I->reach = entry;
 }
@@ -519,35 +519,35 @@ static void exec_range_for(interp *I, CXCursor s) {
 /* ---- if and switch ---- */
 static void exec_if(interp *I, CXCursor s) {
   CXCursor *k;
-  int n = cur_children(s, &k);
+  int n = scan_front_cursor_children(s, &k);
   int i = 0;
   /* C++17 init statement or condition variable */
   while (i < n - 2 && !clang_isExpression(kind(k[i]))) {
-    if (kind(k[i]) == CXCursor_VarDecl) declare_var(I, k[i]);
-    else exec(I, k[i]);
+    if (kind(k[i]) == CXCursor_VarDecl) scan_exec_declare_var(I, k[i]);
+    else scan_exec_stmt(I, k[i]);
     i++;
   }
   if (i >= n - 1) return;
   CXCursor cond = k[i], then_s = k[i + 1];
   bool has_else = i + 2 < n;
-  scan_loc loc = cur_loc(s);
-  const sx *c = v_cond(ev(I, cond), loc);
+  scan_loc loc = scan_front_cursor_loc(s);
+  const sx *c = scan_eval_val_cond(scan_eval_expr(I, cond), loc);
   const sx *r0 = I->reach;
   env *e0 = I->env;
-  I->env = env_copy(e0);
-  I->reach = sx_and(r0, c);
-  if (!sx_is_false(I->reach)) exec(I, then_s);
+  I->env = scan_env_copy(e0);
+  I->reach = scan_expr_and(r0, c);
+  if (!scan_expr_is_false(I->reach)) scan_exec_stmt(I, then_s);
   env *et = I->env;
   const sx *rt = I->reach;
-  I->env = has_else ? env_copy(e0) : e0;
-  I->reach = sx_and(r0, sx_not(c));
-  if (has_else && !sx_is_false(I->reach)) exec(I, k[i + 2]);
+  I->env = has_else ? scan_env_copy(e0) : e0;
+  I->reach = scan_expr_and(r0, scan_expr_not(c));
+  if (has_else && !scan_expr_is_false(I->reach)) scan_exec_stmt(I, k[i + 2]);
   env *ee = I->env;
   const sx *re = I->reach;
-  if (sx_is_false(rt)) I->env = ee;
-  else if (sx_is_false(re)) I->env = et;
-  else I->env = env_merge(c, et, ee, loc);
-  I->reach = sx_or(rt, re);
+  if (scan_expr_is_false(rt)) I->env = ee;
+  else if (scan_expr_is_false(re)) I->env = et;
+  else I->env = scan_env_merge(c, et, ee, loc);
+  I->reach = scan_expr_or(rt, re);
 }
 
 typedef struct {
@@ -559,19 +559,19 @@ typedef struct {
 
 static const sx *case_match(sw_ctx *w, CXCursor c) {
   CXCursor *k;
-  if (cur_children(c, &k) < 1 || w->x.k != V_INT) return scan_opaque(1, false, cur_loc(c), "the switch's value is not followed");
+  if (scan_front_cursor_children(c, &k) < 1 || w->x.k != V_INT) return scan_expr_opaque(1, false, scan_front_cursor_loc(c), "the switch's value is not followed");
   CXEvalResult r = clang_Cursor_Evaluate(k[0]);
-  if (!r) return scan_opaque(1, false, cur_loc(c), "the case label is not a constant the model reads");
+  if (!r) return scan_expr_opaque(1, false, scan_front_cursor_loc(c), "the case label is not a constant the model reads");
   uint64_t v = clang_EvalResult_isUnsignedInt(r) ? clang_EvalResult_getAsUnsigned(r) : (uint64_t)clang_EvalResult_getAsLongLong(r);
   clang_EvalResult_dispose(r);
-  return sx_bin(SX_EQ, w->x.e, sx_const(w->x.e->w, v));
+  return scan_expr_bin(SX_EQ, w->x.e, scan_expr_const(w->x.e->w, v));
 }
 
 static void case_values(sw_ctx *w, CXCursor s) {
   CXCursor *k;
-  int n = cur_children(s, &k);
+  int n = scan_front_cursor_children(s, &k);
   if (kind(s) == CXCursor_CaseStmt) {
-    w->any = sx_or(w->any, case_match(w, s));
+    w->any = scan_expr_or(w->any, case_match(w, s));
     if (n == 2) case_values(w, k[1]);
   } else if (kind(s) == CXCursor_DefaultStmt && n == 1) {
     case_values(w, k[0]);
@@ -582,16 +582,16 @@ static void switch_item(sw_ctx *w, CXCursor s, const sx *R, env *entry) {
   interp *I = w->I;
   enum CXCursorKind sk = kind(s);
   if (sk != CXCursor_CaseStmt && sk != CXCursor_DefaultStmt) {
-    exec(I, s);
+    scan_exec_stmt(I, s);
     return;
   }
   CXCursor *k;
-  int n = cur_children(s, &k);
-  const sx *m = sk == CXCursor_CaseStmt ? case_match(w, s) : sx_not(w->any);
-  const sx *enter = sx_and(R, m);
-  if (sx_is_false(I->reach)) I->env = env_copy(entry);
-  else I->env = env_merge(I->reach, I->env, env_copy(entry), cur_loc(s));
-  I->reach = sx_or(I->reach, enter);
+  int n = scan_front_cursor_children(s, &k);
+  const sx *m = sk == CXCursor_CaseStmt ? case_match(w, s) : scan_expr_not(w->any);
+  const sx *enter = scan_expr_and(R, m);
+  if (scan_expr_is_false(I->reach)) I->env = scan_env_copy(entry);
+  else I->env = scan_env_merge(I->reach, I->env, scan_env_copy(entry), scan_front_cursor_loc(s));
+  I->reach = scan_expr_or(I->reach, enter);
   if (n >= 1) switch_item(w, k[n - 1], R, entry);
 }
 
@@ -599,24 +599,24 @@ static void switch_item(sw_ctx *w, CXCursor s, const sx *R, env *entry) {
    fall-through path, with their bindings */
 static void join_breaks(interp *I, jump *j, scan_loc at) {
   if (!j->brk_env) return;
-  I->env = sx_is_false(I->reach) ? j->brk_env : env_merge(I->reach, I->env, j->brk_env, at);
-  I->reach = sx_or(I->reach, j->brk);
+  I->env = scan_expr_is_false(I->reach) ? j->brk_env : scan_env_merge(I->reach, I->env, j->brk_env, at);
+  I->reach = scan_expr_or(I->reach, j->brk);
 }
 
 static void exec_switch(interp *I, CXCursor s) {
   CXCursor *k;
-  int n = cur_children(s, &k);
+  int n = scan_front_cursor_children(s, &k);
   if (n < 2) return;
   CXCursor body = k[n - 1];
   for (int i = 0; i < n - 2; i++) {
-    if (kind(k[i]) == CXCursor_VarDecl) declare_var(I, k[i]);
-    else exec(I, k[i]);
+    if (kind(k[i]) == CXCursor_VarDecl) scan_exec_declare_var(I, k[i]);
+    else scan_exec_stmt(I, k[i]);
   }
-  sw_ctx w = {I, ev(I, k[n - 2]), clang_getCursorType(k[n - 2]), sx_false()};
+  sw_ctx w = {I, scan_eval_expr(I, k[n - 2]), clang_getCursorType(k[n - 2]), scan_expr_false()};
   const sx *R = I->reach;
   env *entry = I->env;
   CXCursor *items;
-  int ni = kind(body) == CXCursor_CompoundStmt ? cur_children(body, &items) : 0;
+  int ni = kind(body) == CXCursor_CompoundStmt ? scan_front_cursor_children(body, &items) : 0;
   bool has_default = false;
   for (int i = 0; i < ni; i++) {
     case_values(&w, items[i]);
@@ -624,16 +624,16 @@ static void exec_switch(interp *I, CXCursor s) {
   }
   jump j;
   push_jump(I, &j, true);
-  I->reach = sx_false();
-  I->env = env_copy(entry);
+  I->reach = scan_expr_false();
+  I->env = scan_env_copy(entry);
   for (int i = 0; i < ni; i++) switch_item(&w, items[i], R, entry);
   I->jmp = j.up;
   if (!has_default) {
-    const sx *none = sx_and(R, sx_not(w.any));
-    I->env = sx_is_false(I->reach) ? env_copy(entry) : env_merge(I->reach, I->env, env_copy(entry), cur_loc(s));
-    I->reach = sx_or(I->reach, none);
+    const sx *none = scan_expr_and(R, scan_expr_not(w.any));
+    I->env = scan_expr_is_false(I->reach) ? scan_env_copy(entry) : scan_env_merge(I->reach, I->env, scan_env_copy(entry), scan_front_cursor_loc(s));
+    I->reach = scan_expr_or(I->reach, none);
   }
-  join_breaks(I, &j, cur_loc(s));
+  join_breaks(I, &j, scan_front_cursor_loc(s));
 }
 
 /* do { ... } while (0): the body once, as error-checking macros wrap a
@@ -642,9 +642,9 @@ static void exec_once(interp *I, CXCursor s, CXCursor body) {
   jump j;
   push_jump(I, &j, false);
   j.once = true;
-  exec(I, body);
+  scan_exec_stmt(I, body);
   I->jmp = j.up;
-  join_breaks(I, &j, cur_loc(s));
+  join_breaks(I, &j, scan_front_cursor_loc(s));
 }
 
 static void exec_break(interp *I, bool is_break) {
@@ -653,13 +653,13 @@ static void exec_break(interp *I, bool is_break) {
     while (j && j->is_switch) j = j->up;
   if (!j) return;
   if (is_break || j->once) {
-    j->brk = sx_or(j->brk, I->reach);
+    j->brk = scan_expr_or(j->brk, I->reach);
     if (j->is_switch || j->once)
-      j->brk_env = j->brk_env ? env_merge(I->reach, I->env, j->brk_env, (scan_loc){0}) : env_copy(I->env);
+      j->brk_env = j->brk_env ? scan_env_merge(I->reach, I->env, j->brk_env, (scan_loc){0}) : scan_env_copy(I->env);
   } else {
-    j->cont = sx_or(j->cont, I->reach);
+    j->cont = scan_expr_or(j->cont, I->reach);
   }
-  I->reach = sx_false();
+  I->reach = scan_expr_false();
 }
 
 /* ---- declarations ---- */
@@ -667,10 +667,10 @@ static void exec_break(interp *I, bool is_break) {
    {0, 4, 2, 6}): the range of its elements, for the values read from it */
 static void const_values(CXCursor d, scan_region *r) {
   CXType at = clang_getCursorType(d), el = clang_getArrayElementType(at);
-  CXCursor init = cur_strip(clang_Cursor_getVarDeclInitializer(d));
+  CXCursor init = scan_front_cursor_strip(clang_Cursor_getVarDeclInitializer(d));
   CXCursor *k;
-  int n = !null(init) && kind(init) == CXCursor_InitListExpr ? cur_children(init, &k) : 0;
-  if (!(clang_isConstQualifiedType(el) || clang_isConstQualifiedType(at)) || ct_of(el).k != CT_INT || n <= 0) return;
+  int n = !null(init) && kind(init) == CXCursor_InitListExpr ? scan_front_cursor_children(init, &k) : 0;
+  if (!(clang_isConstQualifiedType(el) || clang_isConstQualifiedType(at)) || scan_front_ctype(el).k != CT_INT || n <= 0) return;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (int i = 0; i < n; i++) {
     CXEvalResult e = clang_Cursor_Evaluate(k[i]);
@@ -682,81 +682,81 @@ static void const_values(CXCursor d, scan_region *r) {
     hi = v > hi ? v : hi;
   }
   /* elements the list leaves out are zero */
-  if ((uint64_t)n * ct_size(el) < ct_size(clang_getCursorType(d))) lo = lo > 0 ? 0 : lo, hi = hi < 0 ? 0 : hi;
+  if ((uint64_t)n * scan_front_ctype_size(el) < scan_front_ctype_size(clang_getCursorType(d))) lo = lo > 0 ? 0 : lo, hi = hi < 0 ? 0 : hi;
   r->has_vals = true;
   r->lo = lo;
   r->hi = hi;
 }
 
-void declare_var(interp *I, CXCursor d) {
+void scan_exec_declare_var(interp *I, CXCursor d) {
   CXType t = clang_getCursorType(d);
-  ctype c = ct_of(t);
-  scan_loc loc = cur_loc(d);
+  ctype c = scan_front_ctype(t);
+  scan_loc loc = scan_front_cursor_loc(d);
   unsigned fr = I->fr ? I->fr->id : 0;
-  bool shared = cur_has_attr(d, CXCursor_CUDASharedAttr);
+  bool shared = scan_front_cursor_has_attr(d, CXCursor_CUDASharedAttr);
   if (c.k == CT_ARRAY) {
     int r;
     if (I->device) {
-      r = device_array(I, d, t);
+      r = scan_device_array(I, d, t);
     } else {
       /* a variable-length array (float a[n]) has no constant size */
-      uint64_t sz = ct_size(t);
-      r = model_region(RG_HOSTVAR, cur_name(d), loc,
-                       sz ? sx_const(64, sz) : scan_opaque(64, false, loc, scan_fmt("the size of '%s' is not a constant", cur_name(d))),
-                       sz ? scan_fmt("%llu", (unsigned long long)sz) : NULL);
+      uint64_t sz = scan_front_ctype_size(t);
+      r = scan_model_region(RG_HOSTVAR, scan_front_cursor_name(d), loc,
+                       sz ? scan_expr_const(64, sz) : scan_expr_opaque(64, false, loc, scan_util_fmt("the size of '%s' is not a constant", scan_front_cursor_name(d))),
+                       sz ? scan_util_fmt("%llu", (unsigned long long)sz) : NULL);
     }
-    const_values(d, model_reg(r));
-    env_put(I->env, fr, d, v_ptr(r, sx_const(64, 0)));
+    const_values(d, scan_model_reg(r));
+    scan_env_put(I->env, fr, d, scan_eval_val_ptr(r, scan_expr_const(64, 0)));
     return;
   }
   if (shared && I->device) {
     /* a __shared__ scalar: other threads write it */
-    env_put(I->env, fr, d, v_fresh(t, VK_LOADED, cur_name(d), loc, NULL));
+    scan_env_put(I->env, fr, d, scan_eval_val_fresh(t, VK_LOADED, scan_front_cursor_name(d), loc, NULL));
     return;
   }
   CXCursor init = clang_Cursor_getVarDeclInitializer(d);
   val v;
   if (null(init)) {
-    v = c.k == CT_REC ? v_opaque(t, loc, scan_fmt("'%s' is not initialised", cur_name(d))) : v_none();
+    v = c.k == CT_REC ? scan_eval_val_opaque(t, loc, scan_util_fmt("'%s' is not initialised", scan_front_cursor_name(d))) : scan_eval_val_none();
   } else if (c.k == CT_REF) {
-    lval lv = ev_lv(I, init);
-    v = lv.k == LV_NONE ? v_none() : v_addr(lv);
+    lval lv = scan_eval_lval(I, init);
+    v = lv.k == LV_NONE ? scan_eval_val_none() : scan_eval_val_addr(lv);
   } else {
-    CXCursor s = cur_strip(init);
+    CXCursor s = scan_front_cursor_strip(init);
     CXCursor *sk;
     int sn;
     /* below explicit casts: float *h = (float *)malloc(n) names the buffer 'h' */
     while ((kind(s) == CXCursor_CStyleCastExpr || kind(s) == CXCursor_CXXStaticCastExpr ||
-            kind(s) == CXCursor_CXXReinterpretCastExpr) && (sn = cur_children(s, &sk)) > 0)
-      s = cur_strip(sk[sn - 1]);
+            kind(s) == CXCursor_CXXReinterpretCastExpr) && (sn = scan_front_cursor_children(s, &sk)) > 0)
+      s = scan_front_cursor_strip(sk[sn - 1]);
     if (kind(s) == CXCursor_CallExpr || kind(s) == CXCursor_CXXNewExpr) {
       I->hint_call = s;
-      I->hint_name = cur_name(d);
+      I->hint_name = scan_front_cursor_name(d);
       I->hint_decl = d;
     }
-    v = ev(I, init);
+    v = scan_eval_expr(I, init);
     I->hint_name = NULL;
     I->hint_decl = clang_getNullCursor();
-    v = v_conv(v, clang_getCursorType(init), t, loc);
-    if (I->device && c.k == CT_PTR) v = device_partition(I, d, v);
+    v = scan_eval_val_conv(v, clang_getCursorType(init), t, loc);
+    if (I->device && c.k == CT_PTR) v = scan_device_partition(I, d, v);
   }
-  env_put(I->env, fr, d, v);
+  scan_env_put(I->env, fr, d, v);
 }
 
 /* ---- calls ---- */
-int call_args(interp *I, CXCursor call, CXCursor callee, val **out) {
+int scan_exec_call_args(interp *I, CXCursor call, CXCursor callee, val **out) {
   int n = clang_Cursor_getNumArguments(call);
   if (n < 0) n = 0;
   CXType ft = null(callee) ? clang_getCursorType(clang_getNullCursor()) : clang_getCursorType(callee);
-  val *a = scan_alloc(((size_t)n + 1) * sizeof *a);
+  val *a = scan_util_alloc(((size_t)n + 1) * sizeof *a);
   for (int i = 0; i < n; i++) {
     CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
     CXType pt = clang_getArgType(ft, (unsigned)i);
-    if (pt.kind != CXType_Invalid && ct_of(pt).k == CT_REF) {
-      lval lv = ev_lv(I, arg);
-      a[i] = lv.k == LV_NONE ? v_none() : v_addr(lv);
+    if (pt.kind != CXType_Invalid && scan_front_ctype(pt).k == CT_REF) {
+      lval lv = scan_eval_lval(I, arg);
+      a[i] = lv.k == LV_NONE ? scan_eval_val_none() : scan_eval_val_addr(lv);
     } else {
-      a[i] = ev(I, arg);
+      a[i] = scan_eval_expr(I, arg);
     }
   }
   *out = a;
@@ -774,7 +774,7 @@ static enum CXChildVisitResult goto_visit(CXCursor c, CXCursor parent, CXClientD
 
 static CXCursor body_of(CXCursor def) {
   CXCursor *k;
-  int n = cur_children(def, &k);
+  int n = scan_front_cursor_children(def, &k);
   for (int i = n - 1; i >= 0; i--)
     if (kind(k[i]) == CXCursor_CompoundStmt) return k[i];
   return clang_getNullCursor();
@@ -785,54 +785,54 @@ static CXCursor body_of(CXCursor def) {
 static void member_inits(interp *I, CXCursor ctor) {
   if (I->fr->self.k != V_ADDR) return;
   CXCursor *k;
-  int n = cur_children(ctor, &k);
+  int n = scan_front_cursor_children(ctor, &k);
   for (int i = 0; i + 1 < n; i++) {
     if (kind(k[i]) != CXCursor_MemberRef || !clang_isExpression(kind(k[i + 1]))) continue;
     CXCursor f = clang_getCursorReferenced(k[i]);
     lval lv = *I->fr->self.addr;
     if (kind(f) != CXCursor_FieldDecl || lv.k != LV_VAR || lv.npath >= LV_PATH) continue;
-    lv.path[lv.npath++] = cur_name(f);
+    lv.path[lv.npath++] = scan_front_cursor_name(f);
     lv.type = clang_getCursorType(f);
-    val v = ev(I, k[i + 1]);
-    lv_store(I, &lv, v_conv(v, clang_getCursorType(k[i + 1]), lv.type, cur_loc(k[i + 1])), k[i + 1]);
+    val v = scan_eval_expr(I, k[i + 1]);
+    scan_eval_lval_store(I, &lv, scan_eval_val_conv(v, clang_getCursorType(k[i + 1]), lv.type, scan_front_cursor_loc(k[i + 1])), k[i + 1]);
     i++;
   }
 }
 
-val call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call) {
+val scan_exec_call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call) {
   CXType rt = clang_getResultType(clang_getCursorType(def));
-  scan_loc loc = cur_loc(call);
-  const char *name = cur_name(def);
-  if (I->depth >= 12) return v_opaque(rt, loc, scan_fmt("calls nest too deep at '%s'", name));
+  scan_loc loc = scan_front_cursor_loc(call);
+  const char *name = scan_front_cursor_name(def);
+  if (I->depth >= 12) return scan_eval_val_opaque(rt, loc, scan_util_fmt("calls nest too deep at '%s'", name));
   /* each call is followed anew, so calls that fan out through many levels
      multiply, and each fork of a path copies the bindings: past the budget
      the calls left are not entered (eight copied bindings count as a step) */
-  if (I->steps + (env_copied() - I->copied0) / 8 > O.max_steps)
-    return v_opaque(rt, loc, scan_fmt("the call to '%s' comes after the entry point's budget of %lu steps (--max-steps)",
-                                      name, O.max_steps));
+  if (I->steps + (scan_env_copied() - I->copied0) / 8 > scan_main_options.max_steps)
+    return scan_eval_val_opaque(rt, loc, scan_util_fmt("the call to '%s' comes after the entry point's budget of %lu steps (--max-steps)",
+                                      name, scan_main_options.max_steps));
   for (frame *f = I->fr; f; f = f->up)
-    if (clang_equalCursors(f->fn, def)) return v_opaque(rt, loc, scan_fmt("'%s' is recursive", name));
+    if (clang_equalCursors(f->fn, def)) return scan_eval_val_opaque(rt, loc, scan_util_fmt("'%s' is recursive", name));
   CXCursor body = body_of(def);
-  if (null(body)) return v_opaque(rt, loc, scan_fmt("'%s' has no body here", name));
-  unit_entered(def);
+  if (null(body)) return scan_eval_val_opaque(rt, loc, scan_util_fmt("'%s' has no body here", name));
+  scan_unit_entered(def);
   frame fr;
   memset(&fr, 0, sizeof fr);
-  fr.id = unit_frame();
+  fr.id = scan_unit_frame();
   fr.fn = def;
   fr.ret_type = rt;
   fr.up = I->fr;
   fr.why = I->fr ? I->fr->why : NULL;
   fr.self = I->self_arg;
-  I->self_arg = v_none();
+  I->self_arg = scan_eval_val_none();
   CXCursor g = clang_getNullCursor();
   clang_visitChildren(body, goto_visit, &g);
-  if (!null(g)) fr.why = scan_fmt("'%s' uses goto (line %u), which the model does not follow", name, cur_loc(g).line);
+  if (!null(g)) fr.why = scan_util_fmt("'%s' uses goto (line %u), which the model does not follow", name, scan_front_cursor_loc(g).line);
   CXCursor *k;
-  int n = cur_children(def, &k), pi = 0;
+  int n = scan_front_cursor_children(def, &k), pi = 0;
   for (int i = 0; i < n; i++) {
     if (kind(k[i]) != CXCursor_ParmDecl) continue;
-    val v = pi < nargs ? args[pi] : v_opaque(clang_getCursorType(k[i]), loc, "the argument is missing");
-    env_put(I->env, fr.id, k[i], v);
+    val v = pi < nargs ? args[pi] : scan_eval_val_opaque(clang_getCursorType(k[i]), loc, "the argument is missing");
+    scan_env_put(I->env, fr.id, k[i], v);
     pi++;
   }
   jump *j0 = I->jmp;
@@ -841,7 +841,7 @@ val call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call
   I->fr = &fr;
   I->depth++;
   if (kind(def) == CXCursor_Constructor) member_inits(I, def);
-  exec(I, body);
+  scan_exec_stmt(I, body);
   I->depth--;
   I->fr = f0;
   I->jmp = j0;
@@ -850,56 +850,56 @@ val call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call
      earlier return's under the path it was taken on */
   size_t nr = fr.rets.n;
   val v;
-  if (ct_of(rt).k == CT_VOID) v = v_none();
-  else if (sx_is_false(fall) && nr > 0) v = fr.rets.v[--nr].v;
-  else v = v_opaque(rt, loc, scan_fmt("'%s' ends without returning a value", name));
+  if (scan_front_ctype(rt).k == CT_VOID) v = scan_eval_val_none();
+  else if (scan_expr_is_false(fall) && nr > 0) v = fr.rets.v[--nr].v;
+  else v = scan_eval_val_opaque(rt, loc, scan_util_fmt("'%s' ends without returning a value", name));
   const sx *exits = fall;
-  if (nr < fr.rets.n) exits = sx_or(exits, fr.rets.v[nr].reach);
+  if (nr < fr.rets.n) exits = scan_expr_or(exits, fr.rets.v[nr].reach);
   for (size_t i = nr; i-- > 0;) {
-    v = v_merge(fr.rets.v[i].reach, fr.rets.v[i].v, v, loc);
-    exits = sx_or(exits, fr.rets.v[i].reach);
+    v = scan_eval_val_merge(fr.rets.v[i].reach, fr.rets.v[i].v, v, loc);
+    exits = scan_expr_or(exits, fr.rets.v[i].reach);
   }
   I->reach = exits;
-  env_drop(I->env, fr.id);
+  scan_env_drop(I->env, fr.id);
   return v;
 }
 
 /* ---- statements ---- */
 static void record_unmodelled(interp *I, CXCursor s, const char *why) {
-  if (!I->device || sx_is_false(I->reach)) return;
+  if (!I->device || scan_expr_is_false(I->reach)) return;
   scan_access a;
   memset(&a, 0, sizeof a);
-  a.loc = cur_loc(s);
+  a.loc = scan_front_cursor_loc(s);
   a.kind = AK_WRITE;
   a.base = "memory";
-  a.region = model_unknown_region(why);
+  a.region = scan_model_unknown_region(why);
   a.part = -1;
-  a.off = sx_const(64, 0);
-  a.width = sx_const(64, 1);
+  a.off = scan_expr_const(64, 0);
+  a.width = scan_expr_const(64, 1);
   a.reach = I->reach;
   a.ctx = I->ctx;
   a.why = why;
-  VEC_PUSH(M.accesses, a);
+  VEC_PUSH(scan_model_state.accesses, a);
 }
 
 /* ---- nesting ---- */
 static unsigned nest;
 
-const char *nest_enter(interp *I, CXCursor at) {
+const char *scan_exec_nest_enter(interp *I, CXCursor at) {
   if (nest < INTERP_MAX_NEST) {
     nest++;
     return NULL;
   }
-  const char *why = scan_fmt("the code at line %u is nested more than %d levels deep (statements, expressions and calls "
+  const char *why = scan_util_fmt("the code at line %u is nested more than %d levels deep (statements, expressions and calls "
                              "together), past what the model follows",
-                             cur_loc(at).line, INTERP_MAX_NEST);
+                             scan_front_cursor_loc(at).line, INTERP_MAX_NEST);
   record_unmodelled(I, at, why);
   for (frame *f = I->fr; f; f = f->up)
     if (!f->why) f->why = why;
   return why;
 }
 
-void nest_leave(void) { nest--; }
+void scan_exec_nest_leave(void) { nest--; }
 
 static void exec_stmt(interp *I, CXCursor s);
 
@@ -914,7 +914,7 @@ static bool const_false(CXCursor cond) {
 
 /* ---- goto ---- */
 /* paths left by goto that a label may take up */
-static bool gone(interp *I) { return I->fr && I->fr->gone && !sx_is_false(I->fr->gone); }
+static bool gone(interp *I) { return I->fr && I->fr->gone && !scan_expr_is_false(I->fr->gone); }
 
 static enum CXChildVisitResult label_visit(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
@@ -930,24 +930,24 @@ static bool has_label(CXCursor s) {
   return found;
 }
 
-void exec(interp *I, CXCursor s) {
-  if (sx_is_false(I->reach) && !(gone(I) && has_label(s))) return;
-  if (nest_enter(I, s)) return;
+void scan_exec_stmt(interp *I, CXCursor s) {
+  if (scan_expr_is_false(I->reach) && !(gone(I) && has_label(s))) return;
+  if (scan_exec_nest_enter(I, s)) return;
   I->steps++;
   exec_stmt(I, s);
-  nest_leave();
+  scan_exec_nest_leave();
 }
 
 static void exec_stmt(interp *I, CXCursor s) {
   CXCursor *k;
-  int n = cur_children(s, &k);
+  int n = scan_front_cursor_children(s, &k);
   switch (kind(s)) {
   case CXCursor_CompoundStmt:
-    for (int i = 0; i < n && (!sx_is_false(I->reach) || gone(I)); i++) exec(I, k[i]);
+    for (int i = 0; i < n && (!scan_expr_is_false(I->reach) || gone(I)); i++) scan_exec_stmt(I, k[i]);
     return;
   case CXCursor_DeclStmt:
     for (int i = 0; i < n; i++)
-      if (kind(k[i]) == CXCursor_VarDecl) declare_var(I, k[i]);
+      if (kind(k[i]) == CXCursor_VarDecl) scan_exec_declare_var(I, k[i]);
     return;
   case CXCursor_IfStmt: exec_if(I, s); return;
   case CXCursor_ForStmt: {
@@ -991,35 +991,35 @@ static void exec_stmt(interp *I, CXCursor s) {
   case CXCursor_CXXForRangeStmt: exec_range_for(I, s); return;
   case CXCursor_SwitchStmt: exec_switch(I, s); return;
   case CXCursor_ReturnStmt: {
-    val v = n >= 1 ? ev(I, k[0]) : v_none();
+    val v = n >= 1 ? scan_eval_expr(I, k[0]) : scan_eval_val_none();
     if (I->fr) {
       ret_item r = {I->reach, v};
       VEC_PUSH(I->fr->rets, r);
     }
-    I->reach = sx_false();
+    I->reach = scan_expr_false();
     return;
   }
   case CXCursor_BreakStmt: exec_break(I, true); return;
   case CXCursor_ContinueStmt: exec_break(I, false); return;
   case CXCursor_LabelStmt:
     if (gone(I)) {
-      I->env = sx_is_false(I->reach) ? env_copy(I->fr->gone_env) : env_merge(I->reach, I->env, I->fr->gone_env, cur_loc(s));
-      I->reach = sx_or(I->reach, I->fr->gone);
+      I->env = scan_expr_is_false(I->reach) ? scan_env_copy(I->fr->gone_env) : scan_env_merge(I->reach, I->env, I->fr->gone_env, scan_front_cursor_loc(s));
+      I->reach = scan_expr_or(I->reach, I->fr->gone);
     }
-    if (n >= 1) exec(I, k[n - 1]);
+    if (n >= 1) scan_exec_stmt(I, k[n - 1]);
     return;
   case CXCursor_CaseStmt:
   case CXCursor_DefaultStmt:
-    if (n >= 1) exec(I, k[n - 1]);
+    if (n >= 1) scan_exec_stmt(I, k[n - 1]);
     return;
   case CXCursor_GotoStmt:
   case CXCursor_IndirectGotoStmt:
     /* the path leaves; the function's accesses and uses are all reported unknown */
     if (I->fr) {
-      I->fr->gone_env = gone(I) ? env_merge(I->reach, I->env, I->fr->gone_env, cur_loc(s)) : env_copy(I->env);
-      I->fr->gone = gone(I) ? sx_or(I->fr->gone, I->reach) : I->reach;
+      I->fr->gone_env = gone(I) ? scan_env_merge(I->reach, I->env, I->fr->gone_env, scan_front_cursor_loc(s)) : scan_env_copy(I->env);
+      I->fr->gone = gone(I) ? scan_expr_or(I->fr->gone, I->reach) : I->reach;
     }
-    I->reach = sx_false();
+    I->reach = scan_expr_false();
     return;
   case CXCursor_NullStmt: return;
   case CXCursor_GCCAsmStmt:
@@ -1027,8 +1027,8 @@ static void exec_stmt(interp *I, CXCursor s) {
     record_unmodelled(I, s, "inline assembly is not analysed");
     return;
   default:
-    if (clang_isExpression(kind(s))) ev(I, s);
+    if (clang_isExpression(kind(s))) scan_eval_expr(I, s);
     else
-      for (int i = 0; i < n; i++) exec(I, k[i]);
+      for (int i = 0; i < n; i++) scan_exec_stmt(I, k[i]);
   }
 }

@@ -14,15 +14,15 @@ static struct {
   uint32_t next_id;
 } H;
 
-uint64_t sx_mask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
+uint64_t scan_expr_mask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
 
-int64_t sx_sext_val(uint64_t k, unsigned w) {
+int64_t scan_expr_sext_val(uint64_t k, unsigned w) {
   if (w >= 64) return (int64_t)k;
-  k &= sx_mask(w);
-  return (k >> (w - 1)) & 1 ? (int64_t)(k | ~sx_mask(w)) : (int64_t)k;
+  k &= scan_expr_mask(w);
+  return (k >> (w - 1)) & 1 ? (int64_t)(k | ~scan_expr_mask(w)) : (int64_t)k;
 }
 
-unsigned sx_count(void) { return H.next_id; }
+unsigned scan_expr_count(void) { return H.next_id; }
 
 static uint32_t node_hash(sx_op op, unsigned w, const sx *a, const sx *b, const sx *c, uint64_t k) {
   uint64_t h = (uint64_t)op * 0x9E3779B97F4A7C15ull ^ w;
@@ -41,12 +41,12 @@ static const sx *mk(sx_op op, unsigned w, const sx *a, const sx *b, const sx *c,
     depth = depth_of(a) > depth_of(b) ? depth_of(a) : depth_of(b);
     depth = 1 + (depth > depth_of(c) ? depth : depth_of(c));
     if (depth > SX_MAX_DEPTH)
-      return scan_opaque(w, false, (scan_loc){NULL, 0, 0},
-                         scan_fmt("an expression more than %d operations deep, past what the model follows", SX_MAX_DEPTH));
+      return scan_expr_opaque(w, false, (scan_loc){NULL, 0, 0},
+                         scan_util_fmt("an expression more than %d operations deep, past what the model follows", SX_MAX_DEPTH));
   }
   if (2 * (H.n + 1) > H.cap) {
     size_t ncap = H.cap ? 2 * H.cap : 4096;
-    const sx **nb = scan_alloc(ncap * sizeof *nb);
+    const sx **nb = scan_util_alloc(ncap * sizeof *nb);
     for (size_t i = 0; i < H.cap; i++)
       for (const sx *e = H.bucket[i], *next; e; e = next) {
         next = e->chain;
@@ -60,7 +60,7 @@ static const sx *mk(sx_op op, unsigned w, const sx *a, const sx *b, const sx *c,
   uint32_t h = node_hash(op, w, a, b, c, k);
   for (const sx *e = H.bucket[h & (H.cap - 1)]; e; e = e->chain)
     if (e->hash == h && e->op == op && e->w == w && e->a == a && e->b == b && e->c == c && e->k == k) return e;
-  sx *e = scan_alloc(sizeof *e);
+  sx *e = scan_util_alloc(sizeof *e);
   e->op = op;
   e->w = (uint8_t)w;
   e->a = a;
@@ -76,20 +76,20 @@ static const sx *mk(sx_op op, unsigned w, const sx *a, const sx *b, const sx *c,
   return e;
 }
 
-const sx *sx_const(unsigned w, uint64_t k) { return mk(SX_CONST, w, NULL, NULL, NULL, k & sx_mask(w)); }
-const sx *sx_true(void) { return sx_const(1, 1); }
-const sx *sx_false(void) { return sx_const(1, 0); }
+const sx *scan_expr_const(unsigned w, uint64_t k) { return mk(SX_CONST, w, NULL, NULL, NULL, k & scan_expr_mask(w)); }
+const sx *scan_expr_true(void) { return scan_expr_const(1, 1); }
+const sx *scan_expr_false(void) { return scan_expr_const(1, 0); }
 
-bool sx_is_const(const sx *e, uint64_t *k) {
+bool scan_expr_is_const(const sx *e, uint64_t *k) {
   if (e->op != SX_CONST) return false;
   if (k) *k = e->k;
   return true;
 }
-bool sx_is_true(const sx *e) { return e->op == SX_CONST && e->w == 1 && e->k == 1; }
-bool sx_is_false(const sx *e) { return e->op == SX_CONST && e->w == 1 && e->k == 0; }
+bool scan_expr_is_true(const sx *e) { return e->op == SX_CONST && e->w == 1 && e->k == 1; }
+bool scan_expr_is_false(const sx *e) { return e->op == SX_CONST && e->w == 1 && e->k == 0; }
 
-const sx *sx_var(int var) {
-  scan_var *v = scan_var_get(var);
+const sx *scan_expr_var(int var) {
+  scan_var *v = scan_expr_var_get(var);
   return mk(SX_VAR, v->w, NULL, NULL, NULL, (uint64_t)var);
 }
 
@@ -98,8 +98,8 @@ static bool commutative(sx_op op) {
 }
 
 static uint64_t fold(sx_op op, unsigned w, uint64_t x, uint64_t y) {
-  uint64_t m = sx_mask(w);
-  int64_t sx_ = sx_sext_val(x, w), sy = sx_sext_val(y, w);
+  uint64_t m = scan_expr_mask(w);
+  int64_t sx_ = scan_expr_sext_val(x, w), sy = scan_expr_sext_val(y, w);
   switch (op) {
   case SX_ADD: return (x + y) & m;
   case SX_SUB: return (x - y) & m;
@@ -131,7 +131,7 @@ static uint64_t fold(sx_op op, unsigned w, uint64_t x, uint64_t y) {
 
 static bool is_cmp(sx_op op) { return op >= SX_EQ && op <= SX_SLE; }
 
-const sx *sx_bin(sx_op op, const sx *a, const sx *b) {
+const sx *scan_expr_bin(sx_op op, const sx *a, const sx *b) {
   unsigned w = a->w;
   if (a->w != b->w) {
     fprintf(stderr, "gsan scan: internal error: operands of width %u and %u\n", a->w, b->w);
@@ -139,8 +139,8 @@ const sx *sx_bin(sx_op op, const sx *a, const sx *b) {
   }
   unsigned rw = is_cmp(op) ? 1 : w;
   uint64_t x = 0, y = 0;
-  bool ca = sx_is_const(a, &x), cb = sx_is_const(b, &y);
-  if (ca && cb) return sx_const(rw, fold(op, w, x, y));
+  bool ca = scan_expr_is_const(a, &x), cb = scan_expr_is_const(b, &y);
+  if (ca && cb) return scan_expr_const(rw, fold(op, w, x, y));
   /* canonical order: a constant second, otherwise by id */
   if (commutative(op) && (ca || (!cb && a->id > b->id))) {
     const sx *t = a;
@@ -153,7 +153,7 @@ const sx *sx_bin(sx_op op, const sx *a, const sx *b) {
     x = y;
     y = tk;
   }
-  uint64_t m = sx_mask(w);
+  uint64_t m = scan_expr_mask(w);
   switch (op) {
   case SX_ADD:
   case SX_OR:
@@ -161,15 +161,15 @@ const sx *sx_bin(sx_op op, const sx *a, const sx *b) {
     if (cb && y == 0) return a;
     if (op == SX_OR && cb && y == m) return b;
     if (op == SX_OR && a == b) return a;
-    if (op == SX_XOR && a == b) return sx_const(w, 0);
+    if (op == SX_XOR && a == b) return scan_expr_const(w, 0);
     /* (x + c1) + c2 */
     if (op == SX_ADD && cb && a->op == SX_ADD && a->b->op == SX_CONST)
-      return sx_bin(SX_ADD, a->a, sx_const(w, a->b->k + y));
+      return scan_expr_bin(SX_ADD, a->a, scan_expr_const(w, a->b->k + y));
     break;
   case SX_SUB:
     if (cb && y == 0) return a;
-    if (a == b) return sx_const(w, 0);
-    if (cb) return sx_bin(SX_ADD, a, sx_const(w, (uint64_t)0 - y));
+    if (a == b) return scan_expr_const(w, 0);
+    if (cb) return scan_expr_bin(SX_ADD, a, scan_expr_const(w, (uint64_t)0 - y));
     break;
   case SX_MUL:
     if (cb && y == 0) return b;
@@ -179,7 +179,7 @@ const sx *sx_bin(sx_op op, const sx *a, const sx *b) {
     if (cb && y == 0) return b;
     if (cb && y == m) return a;
     if (a == b) return a;
-    if (w == 1 && ((a->op == SX_NOT && a->a == b) || (b->op == SX_NOT && b->a == a))) return sx_false();
+    if (w == 1 && ((a->op == SX_NOT && a->a == b) || (b->op == SX_NOT && b->a == a))) return scan_expr_false();
     break;
   case SX_UDIV:
   case SX_SDIV:
@@ -187,7 +187,7 @@ const sx *sx_bin(sx_op op, const sx *a, const sx *b) {
     break;
   case SX_UREM:
   case SX_SREM:
-    if (cb && y == 1) return sx_const(w, 0);
+    if (cb && y == 1) return scan_expr_const(w, 0);
     break;
   case SX_SHL:
   case SX_LSHR:
@@ -195,18 +195,18 @@ const sx *sx_bin(sx_op op, const sx *a, const sx *b) {
     if (cb && y == 0) return a;
     break;
   case SX_EQ:
-    if (a == b) return sx_true();
-    if (w == 1 && cb) return y ? a : sx_not(a);
+    if (a == b) return scan_expr_true();
+    if (w == 1 && cb) return y ? a : scan_expr_not(a);
     break;
   case SX_ULT:
   case SX_SLT:
-    if (a == b) return sx_false();
-    if (op == SX_ULT && cb && y == 0) return sx_false();
+    if (a == b) return scan_expr_false();
+    if (op == SX_ULT && cb && y == 0) return scan_expr_false();
     break;
   case SX_ULE:
   case SX_SLE:
-    if (a == b) return sx_true();
-    if (op == SX_ULE && ca && x == 0) return sx_true();
+    if (a == b) return scan_expr_true();
+    if (op == SX_ULE && ca && x == 0) return scan_expr_true();
     break;
   default:
     break;
@@ -214,45 +214,45 @@ const sx *sx_bin(sx_op op, const sx *a, const sx *b) {
   return mk(op, rw, a, b, NULL, 0);
 }
 
-const sx *sx_un(sx_op op, const sx *a) {
+const sx *scan_expr_un(sx_op op, const sx *a) {
   uint64_t x;
-  if (sx_is_const(a, &x)) return sx_const(a->w, op == SX_NOT ? ~x : (uint64_t)0 - x);
+  if (scan_expr_is_const(a, &x)) return scan_expr_const(a->w, op == SX_NOT ? ~x : (uint64_t)0 - x);
   if (a->op == op) return a->a; /* double negation */
   if (op == SX_NOT && a->w == 1 && a->op == SX_EQ && a->b->w == 1 && a->b->op == SX_CONST)
-    return sx_bin(SX_EQ, a->a, sx_const(1, !a->b->k));
+    return scan_expr_bin(SX_EQ, a->a, scan_expr_const(1, !a->b->k));
   return mk(op, a->w, a, NULL, NULL, 0);
 }
 
-const sx *sx_ext(sx_op op, const sx *a, unsigned w) {
+const sx *scan_expr_ext(sx_op op, const sx *a, unsigned w) {
   if (a->w == w) return a;
   uint64_t x;
-  if (sx_is_const(a, &x)) {
-    if (op == SX_SEXT) return sx_const(w, (uint64_t)sx_sext_val(x, a->w));
-    return sx_const(w, x);
+  if (scan_expr_is_const(a, &x)) {
+    if (op == SX_SEXT) return scan_expr_const(w, (uint64_t)scan_expr_sext_val(x, a->w));
+    return scan_expr_const(w, x);
   }
   if (op == SX_TRUNC) {
     if (w > a->w) abort();
     if ((a->op == SX_ZEXT || a->op == SX_SEXT) && a->a->w == w) return a->a;
-    if ((a->op == SX_ZEXT || a->op == SX_SEXT) && a->a->w < w) return sx_ext(a->op, a->a, w);
-    if (a->op == SX_TRUNC) return sx_ext(SX_TRUNC, a->a, w);
+    if ((a->op == SX_ZEXT || a->op == SX_SEXT) && a->a->w < w) return scan_expr_ext(a->op, a->a, w);
+    if (a->op == SX_TRUNC) return scan_expr_ext(SX_TRUNC, a->a, w);
   } else {
     if (w < a->w) abort();
-    if (a->op == SX_ZEXT || (a->op == op)) return sx_ext(a->op, a->a, w);
+    if (a->op == SX_ZEXT || (a->op == op)) return scan_expr_ext(a->op, a->a, w);
   }
   return mk(op, w, a, NULL, NULL, 0);
 }
 
-const sx *sx_ite(const sx *c, const sx *a, const sx *b) {
-  if (sx_is_true(c)) return a;
-  if (sx_is_false(c)) return b;
+const sx *scan_expr_ite(const sx *c, const sx *a, const sx *b) {
+  if (scan_expr_is_true(c)) return a;
+  if (scan_expr_is_false(c)) return b;
   if (a == b) return a;
-  if (a->w == 1 && sx_is_true(a) && sx_is_false(b)) return c;
-  if (a->w == 1 && sx_is_false(a) && sx_is_true(b)) return sx_not(c);
-  if (c->op == SX_NOT) return sx_ite(c->a, b, a);
+  if (a->w == 1 && scan_expr_is_true(a) && scan_expr_is_false(b)) return c;
+  if (a->w == 1 && scan_expr_is_false(a) && scan_expr_is_true(b)) return scan_expr_not(c);
+  if (c->op == SX_NOT) return scan_expr_ite(c->a, b, a);
   return mk(SX_ITE, a->w, c, a, b, 0);
 }
 
-const sx *sx_not(const sx *a) { return sx_un(SX_NOT, a); }
+const sx *scan_expr_not(const sx *a) { return scan_expr_un(SX_NOT, a); }
 
 /* does the conjunction a contain the conjunct b? */
 static bool has_conjunct(const sx *a, const sx *b) {
@@ -266,39 +266,39 @@ static bool has_conjunct(const sx *a, const sx *b) {
   return false;
 }
 
-const sx *sx_and(const sx *a, const sx *b) {
-  if (sx_is_true(a)) return b;
-  if (sx_is_true(b)) return a;
-  if (sx_is_false(a) || sx_is_false(b)) return sx_false();
+const sx *scan_expr_and(const sx *a, const sx *b) {
+  if (scan_expr_is_true(a)) return b;
+  if (scan_expr_is_true(b)) return a;
+  if (scan_expr_is_false(a) || scan_expr_is_false(b)) return scan_expr_false();
   if (has_conjunct(a, b)) return a;
   if (has_conjunct(b, a)) return b;
-  return sx_bin(SX_AND, a, b);
+  return scan_expr_bin(SX_AND, a, b);
 }
 
 /* (r & c) | (r & !c) is r: the join of the two arms of an if */
-const sx *sx_or(const sx *a, const sx *b) {
-  if (sx_is_false(a)) return b;
-  if (sx_is_false(b)) return a;
-  if (sx_is_true(a) || sx_is_true(b)) return sx_true();
+const sx *scan_expr_or(const sx *a, const sx *b) {
+  if (scan_expr_is_false(a)) return b;
+  if (scan_expr_is_false(b)) return a;
+  if (scan_expr_is_true(a) || scan_expr_is_true(b)) return scan_expr_true();
   if (a == b) return a;
-  if (a == sx_not(b)) return sx_true();
+  if (a == scan_expr_not(b)) return scan_expr_true();
   if (has_conjunct(a, b)) return b;
   if (has_conjunct(b, a)) return a;
   if (a->op == SX_AND && b->op == SX_AND && a->w == 1) {
-    if (a->a == b->a && a->b == sx_not(b->b)) return a->a;
-    if (a->b == b->b && a->a == sx_not(b->a)) return a->b;
-    if (a->a == b->a) return sx_and(a->a, sx_or(a->b, b->b));
+    if (a->a == b->a && a->b == scan_expr_not(b->b)) return a->a;
+    if (a->b == b->b && a->a == scan_expr_not(b->a)) return a->b;
+    if (a->a == b->a) return scan_expr_and(a->a, scan_expr_or(a->b, b->b));
   }
-  return sx_bin(SX_OR, a, b);
+  return scan_expr_bin(SX_OR, a, b);
 }
 
-void sx_conjuncts(const sx *e, sx_vec *out) {
+void scan_expr_conjuncts(const sx *e, sx_vec *out) {
   if (e->op == SX_AND && e->w == 1) {
-    sx_conjuncts(e->a, out);
-    sx_conjuncts(e->b, out);
+    scan_expr_conjuncts(e->a, out);
+    scan_expr_conjuncts(e->b, out);
     return;
   }
-  if (!sx_is_true(e)) VEC_PUSH(*out, e);
+  if (!scan_expr_is_true(e)) VEC_PUSH(*out, e);
 }
 
 /* node marks for walks: a node is visited once per epoch */
@@ -312,7 +312,7 @@ static bool visit_once(const sx *e) {
   if (e->id >= W.cap) {
     size_t ncap = W.cap ? W.cap : 4096;
     while (ncap <= e->id) ncap *= 2;
-    uint32_t *nm = scan_alloc(ncap * sizeof *nm);
+    uint32_t *nm = scan_util_alloc(ncap * sizeof *nm);
     if (W.cap) memcpy(nm, W.mark, W.cap * sizeof *nm);
     W.mark = nm;
     W.cap = ncap;
@@ -336,7 +336,7 @@ static void vars_rec(const sx *e, int_vec *out, unsigned char *seen) {
   if (e->c) vars_rec(e->c, out, seen);
 }
 
-void sx_vars(const sx *e, int_vec *out, unsigned char *seen) {
+void scan_expr_vars(const sx *e, int_vec *out, unsigned char *seen) {
   W.epoch++;
   vars_rec(e, out, seen);
 }
@@ -390,63 +390,63 @@ static void print_child(scan_buf *b, const sx *parent, const sx *child, bool rig
   while (child->op == SX_ZEXT || child->op == SX_SEXT || child->op == SX_TRUNC) child = child->a;
   bool assoc = child->op == parent->op && (parent->op == SX_ADD || parent->op == SX_MUL || parent->op == SX_AND || parent->op == SX_OR);
   bool paren = pc > pp || (right && pc == pp && !assoc);
-  if (paren) buf_add(b, "(");
+  if (paren) scan_util_buf_add(b, "(");
   print_rec(b, child, depth + 1);
-  if (paren) buf_add(b, ")");
+  if (paren) scan_util_buf_add(b, ")");
 }
 
 static void print_rec(scan_buf *b, const sx *e, int depth) {
   while (e->op == SX_ZEXT || e->op == SX_SEXT || e->op == SX_TRUNC) e = e->a;
   if (depth > 12) {
-    buf_add(b, "...");
+    scan_util_buf_add(b, "...");
     return;
   }
   switch (e->op) {
   case SX_CONST: {
-    int64_t s = sx_sext_val(e->k, e->w);
-    if (e->w == 1) buf_add(b, e->k ? "true" : "false");
-    else if (s < 0 && s > -(1ll << 20)) buf_add(b, "%lld", (long long)s);
-    else buf_add(b, "%llu", (unsigned long long)e->k);
+    int64_t s = scan_expr_sext_val(e->k, e->w);
+    if (e->w == 1) scan_util_buf_add(b, e->k ? "true" : "false");
+    else if (s < 0 && s > -(1ll << 20)) scan_util_buf_add(b, "%lld", (long long)s);
+    else scan_util_buf_add(b, "%llu", (unsigned long long)e->k);
     return;
   }
-  case SX_VAR: buf_add(b, "%s", scan_var_get((int)e->k)->name); return;
+  case SX_VAR: scan_util_buf_add(b, "%s", scan_expr_var_get((int)e->k)->name); return;
   case SX_NOT:
   case SX_NEG:
-    buf_add(b, e->op == SX_NEG ? "-" : e->w == 1 ? "!" : "~");
-    if (prec(e->a)) buf_add(b, "(");
+    scan_util_buf_add(b, e->op == SX_NEG ? "-" : e->w == 1 ? "!" : "~");
+    if (prec(e->a)) scan_util_buf_add(b, "(");
     print_rec(b, e->a, depth + 1);
-    if (prec(e->a)) buf_add(b, ")");
+    if (prec(e->a)) scan_util_buf_add(b, ")");
     return;
   case SX_ITE:
     print_child(b, e, e->a, false, depth);
-    buf_add(b, " ? ");
+    scan_util_buf_add(b, " ? ");
     print_child(b, e, e->b, false, depth);
-    buf_add(b, " : ");
+    scan_util_buf_add(b, " : ");
     print_child(b, e, e->c, true, depth);
     return;
   default: {
     const char *t = e->w == 1 && e->op == SX_AND ? "&&" : e->w == 1 && e->op == SX_OR ? "||" : op_text(e->op);
-    int64_t neg = e->op == SX_ADD && e->b->op == SX_CONST ? sx_sext_val(e->b->k, e->w) : 0;
+    int64_t neg = e->op == SX_ADD && e->b->op == SX_CONST ? scan_expr_sext_val(e->b->k, e->w) : 0;
     if (neg < 0 && neg > -(1ll << 20)) {
       /* x + -1 reads x - 1 */
       print_child(b, e, e->a, false, depth);
-      buf_add(b, " - %lld", (long long)-neg);
+      scan_util_buf_add(b, " - %lld", (long long)-neg);
       return;
     }
     print_child(b, e, e->a, false, depth);
-    buf_add(b, " %s ", t);
+    scan_util_buf_add(b, " %s ", t);
     print_child(b, e, e->b, true, depth);
   }
   }
 }
 
-void sx_print(scan_buf *b, const sx *e) { print_rec(b, e, 0); }
+void scan_expr_print(scan_buf *b, const sx *e) { print_rec(b, e, 0); }
 
 /* ---- variables ---- */
 static VEC(scan_var *) vars;
 
-int scan_var_new(scan_vkind k, const char *name, unsigned w, bool sgn, scan_loc loc) {
-  scan_var *v = scan_alloc(sizeof *v);
+int scan_expr_var_new(scan_vkind k, const char *name, unsigned w, bool sgn, scan_loc loc) {
+  scan_var *v = scan_util_alloc(sizeof *v);
   v->kind = k;
   v->name = name;
   v->w = w;
@@ -457,16 +457,16 @@ int scan_var_new(scan_vkind k, const char *name, unsigned w, bool sgn, scan_loc 
   return (int)vars.n - 1;
 }
 
-scan_var *scan_var_get(int id) { return vars.v[id]; }
-unsigned scan_var_count(void) { return (unsigned)vars.n; }
-void scan_var_fact(int id, const sx *fact) {
-  if (!sx_is_true(fact)) VEC_PUSH(vars.v[id]->facts, fact);
+scan_var *scan_expr_var_get(int id) { return vars.v[id]; }
+unsigned scan_expr_var_count(void) { return (unsigned)vars.n; }
+void scan_expr_var_fact(int id, const sx *fact) {
+  if (!scan_expr_is_true(fact)) VEC_PUSH(vars.v[id]->facts, fact);
 }
 
-const sx *scan_opaque(unsigned w, bool sgn, scan_loc loc, const char *why) {
-  int v = scan_var_new(VK_OPAQUE, "?", w, sgn, loc);
-  scan_var_get(v)->why = why;
-  return sx_var(v);
+const sx *scan_expr_opaque(unsigned w, bool sgn, scan_loc loc, const char *why) {
+  int v = scan_expr_var_new(VK_OPAQUE, "?", w, sgn, loc);
+  scan_expr_var_get(v)->why = why;
+  return scan_expr_var(v);
 }
 
 /* ---- evaluation under an assignment (for witnesses) ---- */
@@ -482,13 +482,13 @@ static uint64_t eval_rec(const sx *e, const uint64_t *vals) {
   uint64_t r;
   switch (e->op) {
   case SX_CONST: r = e->k; break;
-  case SX_VAR: r = vals[e->k] & sx_mask(e->w); break;
+  case SX_VAR: r = vals[e->k] & scan_expr_mask(e->w); break;
   case SX_ITE: r = eval_rec(e->a, vals) ? eval_rec(e->b, vals) : eval_rec(e->c, vals); break;
-  case SX_NOT: r = ~eval_rec(e->a, vals) & sx_mask(e->w); break;
-  case SX_NEG: r = ((uint64_t)0 - eval_rec(e->a, vals)) & sx_mask(e->w); break;
+  case SX_NOT: r = ~eval_rec(e->a, vals) & scan_expr_mask(e->w); break;
+  case SX_NEG: r = ((uint64_t)0 - eval_rec(e->a, vals)) & scan_expr_mask(e->w); break;
   case SX_ZEXT: r = eval_rec(e->a, vals); break;
-  case SX_SEXT: r = (uint64_t)sx_sext_val(eval_rec(e->a, vals), e->a->w) & sx_mask(e->w); break;
-  case SX_TRUNC: r = eval_rec(e->a, vals) & sx_mask(e->w); break;
+  case SX_SEXT: r = (uint64_t)scan_expr_sext_val(eval_rec(e->a, vals), e->a->w) & scan_expr_mask(e->w); break;
+  case SX_TRUNC: r = eval_rec(e->a, vals) & scan_expr_mask(e->w); break;
   default: {
     uint64_t x = eval_rec(e->a, vals), y = eval_rec(e->b, vals);
     r = fold(e->op, e->a->w, x, y);
@@ -499,12 +499,12 @@ static uint64_t eval_rec(const sx *e, const uint64_t *vals) {
   return r;
 }
 
-uint64_t sx_eval(const sx *e, const uint64_t *values) {
+uint64_t scan_expr_eval(const sx *e, const uint64_t *values) {
   if (H.next_id > EV.cap) {
     size_t n = EV.cap ? EV.cap : 4096;
     while (n < H.next_id) n *= 2;
-    uint64_t *m = scan_alloc(n * sizeof *m);
-    uint32_t *st = scan_alloc(n * sizeof *st);
+    uint64_t *m = scan_util_alloc(n * sizeof *m);
+    uint32_t *st = scan_util_alloc(n * sizeof *st);
     if (EV.cap) {
       memcpy(m, EV.memo, EV.cap * sizeof *m);
       memcpy(st, EV.stamp, EV.cap * sizeof *st);
@@ -517,7 +517,7 @@ uint64_t sx_eval(const sx *e, const uint64_t *values) {
   return eval_rec(e, values);
 }
 
-void sx_reset(void) {
+void scan_expr_reset(void) {
   memset(&H, 0, sizeof H);
   memset(&W, 0, sizeof W);
   memset(&vars, 0, sizeof vars);

@@ -44,7 +44,7 @@ static const char *const drop_what[DK_COUNT] = {
 
 static bool noted[DK_COUNT];
 
-void front_flags_reset_notes(void) { memset(noted, 0, sizeof noted); }
+void scan_flags_reset_notes(void) { memset(noted, 0, sizeof noted); }
 
 /* notes: 0 none, 1 every kind, 2 all but file names (a compile database
    entry names its input and output) */
@@ -247,8 +247,8 @@ static bool kept_f(const char *f) {
 }
 
 static const char *absolute(const char *dir, const char *p) {
-  if (!dir || p[0] == '/' || !p[0]) return scan_strdup(p);
-  return scan_fmt("%s/%s", dir, p);
+  if (!dir || p[0] == '/' || !p[0]) return scan_util_strdup(p);
+  return scan_util_fmt("%s/%s", dir, p);
 }
 
 static bool has_suffix(const char *s, const char *suf) {
@@ -278,7 +278,7 @@ static void xcompiler(flag_state *s, const char *arg) {
     while (*p == ',' || isspace((unsigned char)*p)) p++;
     const char *q = p;
     while (*q && *q != ',' && !isspace((unsigned char)*q)) q++;
-    if (q > p) VEC_PUSH(words, scan_strndup(p, (size_t)(q - p)));
+    if (q > p) VEC_PUSH(words, scan_util_strndup(p, (size_t)(q - p)));
     p = q;
   }
   /* the host flags' own arguments come in the next words (-Xcompiler -include,foo.h) */
@@ -313,8 +313,8 @@ static void translate_one(flag_state *s, const char *f, bool host) {
       VEC_PUSH(*s->out, d->to);
       VEC_PUSH(*s->out, absolute(s->dir, arg));
       return;
-    case T_MACRO: VEC_PUSH(*s->out, scan_fmt("%s%s", d->to, arg)); return;
-    case T_STD: VEC_PUSH(*s->out, scan_fmt("-std=%s", arg)); return;
+    case T_MACRO: VEC_PUSH(*s->out, scan_util_fmt("%s%s", d->to, arg)); return;
+    case T_STD: VEC_PUSH(*s->out, scan_util_fmt("-std=%s", arg)); return;
     case T_XCOMP: xcompiler(s, arg); return;
     case T_DROP:
       /* -Werror alone is the host compiler's (from -Xcompiler): no argument */
@@ -328,7 +328,7 @@ static void translate_one(flag_state *s, const char *f, bool host) {
   if (!strncmp(f, "-W", 2) && strncmp(f, "-Wl,", 4)) return drop(DK_WARN, f, NULL, s->notes);
   if (!strncmp(f, "-Wl,", 4) || !strncmp(f, "-Wp,", 4)) return drop(DK_LINK, f, NULL, s->notes);
   if (!strncmp(f, "-std=", 5) || !strncmp(f, "--std=", 6)) {
-    VEC_PUSH(*s->out, scan_fmt("-std=%s", strchr(f, '=') + 1));
+    VEC_PUSH(*s->out, scan_util_fmt("-std=%s", strchr(f, '=') + 1));
     return;
   }
   if (!strncmp(f, "-f", 2)) {
@@ -347,7 +347,7 @@ static void translate_one(flag_state *s, const char *f, bool host) {
   drop(host ? DK_HOST : DK_OTHER, f, NULL, s->notes);
 }
 
-void front_flags(const char *const *in, int n, const char *dir, int notes, str_vec *out) {
+void scan_flags_front(const char *const *in, int n, const char *dir, int notes, str_vec *out) {
   flag_state s = {in, n, 0, dir, notes, out};
   for (; s.i < s.n; s.i++) {
     const char *f = s.a[s.i];

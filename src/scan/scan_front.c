@@ -8,12 +8,12 @@
 #include <errno.h>
 #include <unistd.h>
 
-CXTranslationUnit front_tu;
-const char *front_error;
+CXTranslationUnit scan_front_tu;
+const char *scan_front_error;
 
 static bool has_cuda_headers(const char *root) {
   if (!root) return false;
-  char *p = scan_fmt("%s/include/cuda_runtime.h", root);
+  char *p = scan_util_fmt("%s/include/cuda_runtime.h", root);
   return access(p, R_OK) == 0;
 }
 
@@ -26,7 +26,7 @@ static unsigned parse_errors(CXTranslationUnit tu, bool print) {
     if (sev >= CXDiagnostic_Error) {
       if (print && !errors) {
         CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
-        front_error = scan_strdup(clang_getCString(s));
+        scan_front_error = scan_util_strdup(clang_getCString(s));
         clang_disposeString(s);
       }
       if (print && errors < 20) {
@@ -57,20 +57,20 @@ static CXTranslationUnit parse_with(CXIndex idx, const char *file, struct CXUnsa
   if (own) {
     VEC_PUSH(args, "-nocudainc");
     VEC_PUSH(args, "-include");
-    VEC_PUSH(args, scan_fmt("%s/scan_cuda.h", o->data_dir));
+    VEC_PUSH(args, scan_util_fmt("%s/scan_cuda.h", o->data_dir));
     VEC_PUSH(args, "-isystem");
-    VEC_PUSH(args, scan_fmt("%s/cuda-include", o->data_dir));
+    VEC_PUSH(args, scan_util_fmt("%s/cuda-include", o->data_dir));
   } else {
-    VEC_PUSH(args, scan_fmt("--cuda-path=%s", o->cuda_path));
+    VEC_PUSH(args, scan_util_fmt("--cuda-path=%s", o->cuda_path));
     /* what nvcc gives every file and clang does not: <new> (CUB's placement
        new), CUDA 12.8's scoped atomics */
     VEC_PUSH(args, "-include");
     VEC_PUSH(args, "new");
     VEC_PUSH(args, "-include");
-    VEC_PUSH(args, scan_fmt("%s/cuda-include/gsan_nv_atomic.h", o->data_dir));
+    VEC_PUSH(args, scan_util_fmt("%s/cuda-include/gsan_nv_atomic.h", o->data_dir));
     /* CUDA 13 keeps Thrust, CUB and libcu++ in include/cccl, which nvcc
        searches and clang's driver does not */
-    const char *cccl = scan_fmt("%s/include/cccl", o->cuda_path);
+    const char *cccl = scan_util_fmt("%s/include/cccl", o->cuda_path);
     if (access(cccl, R_OK) == 0) {
       VEC_PUSH(args, "-isystem");
       VEC_PUSH(args, cccl);
@@ -86,16 +86,16 @@ static CXTranslationUnit parse_with(CXIndex idx, const char *file, struct CXUnsa
 static int parse(const scan_front_opts *o, const char *file, struct CXUnsavedFile *text, const char *const *flags, int nflags,
                  scan_tu *out) {
   out->index = clang_createIndex(0, 0);
-  out->file = scan_intern(file);
-  front_error = NULL;
+  out->file = scan_util_intern(file);
+  scan_front_error = NULL;
   bool real = !o->no_cuda_headers && has_cuda_headers(o->cuda_path);
   enum CXErrorCode ec = CXError_Success;
   CXTranslationUnit tu = NULL;
   if (real) {
     tu = parse_with(out->index, file, text, flags, nflags, o, false, &ec);
     if (tu && !ec && !parse_errors(tu, false)) {
-      out->tu = front_tu = tu;
-      if (O.verbose) fprintf(stderr, "gsan scan: %s: parsed with the CUDA headers of %s\n", file, o->cuda_path);
+      out->tu = scan_front_tu = tu;
+      if (scan_main_options.verbose) fprintf(stderr, "gsan scan: %s: parsed with the CUDA headers of %s\n", file, o->cuda_path);
       return 0;
     }
   }
@@ -103,20 +103,20 @@ static int parse(const scan_front_opts *o, const char *file, struct CXUnsavedFil
   CXTranslationUnit own = parse_with(out->index, file, text, flags, nflags, o, true, &ec);
   if (own && !ec && !parse_errors(own, false)) {
     if (tu) clang_disposeTranslationUnit(tu);
-    out->tu = front_tu = own;
+    out->tu = scan_front_tu = own;
     out->own_decls = true;
-    if (O.verbose)
+    if (scan_main_options.verbose)
       fprintf(stderr, "gsan scan: %s: parsed with gsan's CUDA declarations (%s/scan_cuda.h): %s\n", file, o->data_dir,
               o->no_cuda_headers ? "--no-cuda-headers"
               : real             ? "the toolkit's headers did not parse"
-                                 : scan_fmt("no CUDA headers in %s", o->cuda_path ? o->cuda_path : "(none)"));
+                                 : scan_util_fmt("no CUDA headers in %s", o->cuda_path ? o->cuda_path : "(none)"));
     return 0;
   }
   /* both failed: the first parse's errors are the ones about the user's code */
   CXTranslationUnit shown = tu ? tu : own;
   if (!shown || ec) {
-    front_error = scan_fmt("libclang could not parse the file (error %d)", (int)ec);
-    fprintf(stderr, "gsan scan: %s: %s\n", file, front_error);
+    scan_front_error = scan_util_fmt("libclang could not parse the file (error %d)", (int)ec);
+    fprintf(stderr, "gsan scan: %s: %s\n", file, scan_front_error);
   } else {
     parse_errors(shown, true);
     fprintf(stderr, "gsan scan: %s: not analysed: the file does not parse\n", file);
@@ -127,30 +127,30 @@ static int parse(const scan_front_opts *o, const char *file, struct CXUnsavedFil
   return 2;
 }
 
-int front_parse(const scan_front_opts *o, const char *file, const char *const *flags, int nflags, scan_tu *out) {
+int scan_front_parse(const scan_front_opts *o, const char *file, const char *const *flags, int nflags, scan_tu *out) {
   memset(out, 0, sizeof *out);
   FILE *f = fopen(file, "r");
   if (!f) {
-    front_error = scan_fmt("cannot open '%s': %s", file, strerror(errno));
-    fprintf(stderr, "gsan scan: %s\n", front_error);
+    scan_front_error = scan_util_fmt("cannot open '%s': %s", file, strerror(errno));
+    fprintf(stderr, "gsan scan: %s\n", scan_front_error);
     return 2;
   }
   fclose(f);
   return parse(o, file, NULL, flags, nflags, out);
 }
 
-int front_parse_text(const scan_front_opts *o, const char *name, const char *text, size_t len,
+int scan_front_parse_text(const scan_front_opts *o, const char *name, const char *text, size_t len,
                      const char *const *flags, int nflags, scan_tu *out) {
   memset(out, 0, sizeof *out);
   struct CXUnsavedFile unsaved = {name, text, len};
-  diag_source_text(scan_intern(name), text, len);
+  scan_diag_source_text(scan_util_intern(name), text, len);
   return parse(o, name, &unsaved, flags, nflags, out);
 }
 
-void front_dispose(scan_tu *t) {
+void scan_front_dispose(scan_tu *t) {
   if (t->tu) clang_disposeTranslationUnit(t->tu);
   if (t->index) clang_disposeIndex(t->index);
-  front_tu = NULL;
+  scan_front_tu = NULL;
 }
 
 /* ---- cursors ---- */
@@ -158,12 +158,12 @@ void front_dispose(scan_tu *t) {
 static const char *file_name(CXFile f) {
   if (!f) return NULL;
   CXString s = clang_getFileName(f);
-  const char *r = scan_intern(clang_getCString(s));
+  const char *r = scan_util_intern(clang_getCString(s));
   clang_disposeString(s);
   return r;
 }
 
-scan_loc cur_loc(CXCursor c) {
+scan_loc scan_front_cursor_loc(CXCursor c) {
   CXFile f;
   unsigned line, col;
   clang_getExpansionLocation(clang_getCursorLocation(c), &f, &line, &col, NULL);
@@ -171,7 +171,7 @@ scan_loc cur_loc(CXCursor c) {
   return l;
 }
 
-char *cur_text(CXCursor c) {
+char *scan_front_cursor_text(CXCursor c) {
   CXSourceRange r = clang_getCursorExtent(c);
   CXFile f1, f2;
   unsigned o1, o2;
@@ -179,7 +179,7 @@ char *cur_text(CXCursor c) {
   clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
   size_t size = 0;
   const char *buf = f1 && clang_File_isEqual(f1, f2) ? clang_getFileContents(clang_Cursor_getTranslationUnit(c), f1, &size) : NULL;
-  if (!buf || o2 <= o1 || o2 > size) return scan_strdup(cur_name(c));
+  if (!buf || o2 <= o1 || o2 > size) return scan_util_strdup(scan_front_cursor_name(c));
   scan_buf b = {0};
   bool space = false;
   for (unsigned i = o1; i < o2; i++) {
@@ -188,17 +188,17 @@ char *cur_text(CXCursor c) {
       space = b.n > 0;
       continue;
     }
-    if (space) buf_addn(&b, " ", 1);
+    if (space) scan_util_buf_addn(&b, " ", 1);
     space = false;
-    buf_addn(&b, &ch, 1);
+    scan_util_buf_addn(&b, &ch, 1);
   }
-  if (b.n > 100) return scan_fmt("%.97s...", b.s);
-  return b.s ? b.s : scan_strdup("");
+  if (b.n > 100) return scan_util_fmt("%.97s...", b.s);
+  return b.s ? b.s : scan_util_strdup("");
 }
 
-const char *cur_name(CXCursor c) {
+const char *scan_front_cursor_name(CXCursor c) {
   CXString s = clang_getCursorSpelling(c);
-  const char *r = scan_intern(clang_getCString(s));
+  const char *r = scan_util_intern(clang_getCString(s));
   clang_disposeString(s);
   return r;
 }
@@ -214,21 +214,21 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
   return CXChildVisit_Continue;
 }
 
-int cur_children(CXCursor c, CXCursor **out) {
+int scan_front_cursor_children(CXCursor c, CXCursor **out) {
   kid_acc a = {0};
   clang_visitChildren(c, collect, &a);
   *out = a.kids.v;
   return (int)a.kids.n;
 }
 
-bool cur_in_system(CXCursor c) { return clang_Location_isInSystemHeader(clang_getCursorLocation(c)) != 0; }
+bool scan_front_cursor_in_system(CXCursor c) { return clang_Location_isInSystemHeader(clang_getCursorLocation(c)) != 0; }
 
-CXCursor cur_strip(CXCursor c) {
+CXCursor scan_front_cursor_strip(CXCursor c) {
   for (;;) {
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr) return c;
     CXCursor *kids;
-    if (cur_children(c, &kids) != 1) return c;
+    if (scan_front_cursor_children(c, &kids) != 1) return c;
     c = kids[0];
   }
 }
@@ -248,13 +248,13 @@ static enum CXChildVisitResult find_attr(CXCursor c, CXCursor parent, CXClientDa
   return CXChildVisit_Continue;
 }
 
-bool cur_has_attr(CXCursor c, enum CXCursorKind attr) {
+bool scan_front_cursor_has_attr(CXCursor c, enum CXCursorKind attr) {
   attr_q q = {attr, false};
   clang_visitChildren(c, find_attr, &q);
   return q.found;
 }
 
-const char *cur_member_token(CXCursor c) {
+const char *scan_front_cursor_member_token(CXCursor c) {
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
   CXToken *toks = NULL;
   unsigned n = 0;
@@ -263,7 +263,7 @@ const char *cur_member_token(CXCursor c) {
   if (n) {
     CXString s = clang_getTokenSpelling(tu, toks[n - 1]);
     const char *t = clang_getCString(s);
-    if (!strcmp(t, "x") || !strcmp(t, "y") || !strcmp(t, "z")) r = scan_intern(t);
+    if (!strcmp(t, "x") || !strcmp(t, "y") || !strcmp(t, "z")) r = scan_util_intern(t);
     clang_disposeString(s);
   }
   clang_disposeTokens(tu, toks, n);
@@ -278,7 +278,7 @@ const char *cur_member_token(CXCursor c) {
     char ch = buf[i - 1];
     if (ch == 'x' || ch == 'y' || ch == 'z') {
       char t[2] = {ch, 0};
-      return scan_intern(t);
+      return scan_util_intern(t);
     }
     if (ch != ' ' && ch != ')') break;
   }
@@ -287,7 +287,7 @@ const char *cur_member_token(CXCursor c) {
 
 /* ---- types ---- */
 
-ctype ct_of(CXType t) {
+ctype scan_front_ctype(CXType t) {
   ctype r = {CT_OTHER, 0, false, clang_getCanonicalType(t)};
   switch (r.t.kind) {
   case CXType_Bool: r.k = CT_BOOL; r.w = 1; break;
@@ -311,7 +311,7 @@ ctype ct_of(CXType t) {
   case CXType_Record: r.k = CT_REC; break;
   case CXType_Void: r.k = CT_VOID; break;
   case CXType_Enum: {
-    ctype u = ct_of(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(r.t)));
+    ctype u = scan_front_ctype(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(r.t)));
     u.t = r.t;
     return u;
   }
@@ -320,19 +320,19 @@ ctype ct_of(CXType t) {
   return r;
 }
 
-uint64_t ct_size(CXType t) {
+uint64_t scan_front_ctype_size(CXType t) {
   long long s = clang_Type_getSizeOf(t);
   return s > 0 ? (uint64_t)s : 0;
 }
 
-CXType ct_pointee(CXType t) {
+CXType scan_front_ctype_pointee(CXType t) {
   t = clang_getCanonicalType(t);
   if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
     return clang_getPointeeType(t);
   return clang_getArrayElementType(t);
 }
 
-bool ct_is_dim3(CXType t) {
+bool scan_front_ctype_is_dim3(CXType t) {
   CXType c = clang_getCanonicalType(t);
   if (c.kind != CXType_Record) return false;
   CXString s = clang_getTypeSpelling(c);

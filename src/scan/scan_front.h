@@ -24,41 +24,41 @@ typedef struct {
 
 /* parses FILE with FLAGS (-I, -D, ...); 0 on success, 2 after printing the
    errors (file:line:col: error: ...) */
-int front_parse(const scan_front_opts *o, const char *file, const char *const *flags, int nflags, scan_tu *out);
+int scan_front_parse(const scan_front_opts *o, const char *file, const char *const *flags, int nflags, scan_tu *out);
 /* the same for a file held in memory: NAME is what locations and the report
    call it; nothing is read from disk but the headers it includes */
-int front_parse_text(const scan_front_opts *o, const char *name, const char *text, size_t len,
+int scan_front_parse_text(const scan_front_opts *o, const char *name, const char *text, size_t len,
                      const char *const *flags, int nflags, scan_tu *out);
-void front_dispose(scan_tu *t);
+void scan_front_dispose(scan_tu *t);
 
 /* flags of a build, in nvcc's spelling or clang's, as the parser's (clang's)
    flags: include paths (relative ones made absolute against DIR unless it is
    NULL), macros, forced includes, -std, -Xcompiler's flags, the host's -f/-m
    flags that define macros; the rest dropped, with a note on stderr the first
    time a kind of flag is (NOTES: 0 none, 1 all, 2 all but file names) */
-void front_flags(const char *const *in, int n, const char *dir, int notes, str_vec *out);
+void scan_flags_front(const char *const *in, int n, const char *dir, int notes, str_vec *out);
 /* the first error of the last parse that failed (file:line:col: error: ...),
    or why the file could not be read; NULL after one that succeeded */
-extern const char *front_error;
+extern const char *scan_front_error;
 
 /* compile_commands.json in DIR: the parser flags recorded for FILE (through
-   front_flags, paths made absolute; notes when its compiler is nvcc); -1 with *err set when
+   scan_flags_front, paths made absolute; notes when its compiler is nvcc); -1 with *err set when
    the database cannot be read or has no entry for FILE */
-int cdb_flags(const char *dir, const char *file, str_vec *flags, const char **err);
+int scan_cdb_flags(const char *dir, const char *file, str_vec *flags, const char **err);
 /* every .cu file the database names */
-int cdb_files(const char *dir, str_vec *files, const char **err);
+int scan_cdb_files(const char *dir, str_vec *files, const char **err);
 
 /* ---- cursors ---- */
-extern CXTranslationUnit front_tu; /* the unit being analysed */
-scan_loc cur_loc(CXCursor c);       /* where the user sees it (macro expansions resolved) */
-char *cur_text(CXCursor c);         /* its source text, one line, whitespace squeezed */
-const char *cur_name(CXCursor c);   /* spelling, interned */
-int cur_children(CXCursor c, CXCursor **out);
-bool cur_in_system(CXCursor c);     /* declared in a system header or gsan's declarations */
-CXCursor cur_strip(CXCursor c);     /* below parentheses and implicit conversions */
-bool cur_has_attr(CXCursor c, enum CXCursorKind attr);
+extern CXTranslationUnit scan_front_tu; /* the unit being analysed */
+scan_loc scan_front_cursor_loc(CXCursor c);       /* where the user sees it (macro expansions resolved) */
+char *scan_front_cursor_text(CXCursor c);         /* its source text, one line, whitespace squeezed */
+const char *scan_front_cursor_name(CXCursor c);   /* spelling, interned */
+int scan_front_cursor_children(CXCursor c, CXCursor **out);
+bool scan_front_cursor_in_system(CXCursor c);     /* declared in a system header or gsan's declarations */
+CXCursor scan_front_cursor_strip(CXCursor c);     /* below parentheses and implicit conversions */
+bool scan_front_cursor_has_attr(CXCursor c, enum CXCursorKind attr);
 /* the member name of threadIdx.x and friends (the AST hides it) */
-const char *cur_member_token(CXCursor c);
+const char *scan_front_cursor_member_token(CXCursor c);
 
 /* ---- C types ---- */
 typedef enum { CT_INT, CT_BOOL, CT_PTR, CT_ARRAY, CT_REC, CT_FLOAT, CT_VOID, CT_REF, CT_OTHER } ct_kind;
@@ -68,9 +68,9 @@ typedef struct {
   bool sgn;
   CXType t;   /* canonical */
 } ctype;
-ctype ct_of(CXType t);
-uint64_t ct_size(CXType t); /* bytes; 0 when unknown or incomplete */
-CXType ct_pointee(CXType t); /* pointer, array or reference: the element type */
-bool ct_is_dim3(CXType t);
+ctype scan_front_ctype(CXType t);
+uint64_t scan_front_ctype_size(CXType t); /* bytes; 0 when unknown or incomplete */
+CXType scan_front_ctype_pointee(CXType t); /* pointer, array or reference: the element type */
+bool scan_front_ctype_is_dim3(CXType t);
 
 #endif

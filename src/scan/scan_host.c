@@ -12,7 +12,7 @@ static const char *const no_return[] = {"exit", "abort", "_Exit", "quick_exit", 
                                         "__assertfail", "terminate", "__builtin_trap", "__builtin_unreachable",
                                         "__trap", "_exit", NULL};
 
-bool noreturn_name(const char *name) {
+bool scan_host_noreturn_name(const char *name) {
   for (int i = 0; no_return[i]; i++)
     if (!strcmp(name, no_return[i])) return true;
   return false;
@@ -21,9 +21,9 @@ bool noreturn_name(const char *name) {
 /* an input value of type t read by call: named after the variable it
    initialises when the call is that variable's whole initialiser */
 static val input_val(interp *I, CXCursor call, CXType t) {
-  const char *name = I->hint_name && clang_equalCursors(I->hint_call, call) ? I->hint_name : cur_text(call);
+  const char *name = I->hint_name && clang_equalCursors(I->hint_call, call) ? I->hint_name : scan_front_cursor_text(call);
   I->hint_name = NULL;
-  return v_fresh(t, VK_INPUT, name, cur_loc(call), NULL);
+  return scan_eval_val_fresh(t, VK_INPUT, name, scan_front_cursor_loc(call), NULL);
 }
 
 
@@ -43,173 +43,173 @@ static bool in(const char *name, const char *const *list) {
 
 /* ---- regions ---- */
 static const char *target_name(val p, CXCursor arg) {
-  if (p.k == V_ADDR) return lv_name(p.addr);
-  return cur_text(cur_strip(arg));
+  if (p.k == V_ADDR) return scan_eval_lval_name(p.addr);
+  return scan_front_cursor_text(scan_front_cursor_strip(arg));
 }
 
 static val alloc(scan_rkind k, CXCursor call, CXCursor size_arg, const sx *size, const char *name) {
-  const char *text = clang_Cursor_isNull(size_arg) ? NULL : cur_text(size_arg);
-  return v_ptr(model_region(k, name, cur_loc(call), size, text), sx_const(64, 0));
+  const char *text = clang_Cursor_isNull(size_arg) ? NULL : scan_front_cursor_text(size_arg);
+  return scan_eval_val_ptr(scan_model_region(k, name, scan_front_cursor_loc(call), size, text), scan_expr_const(64, 0));
 }
 
 static const sx *size64(val v) {
   if (v.k != V_INT) return NULL;
-  return sx_ext(SX_ZEXT, v.e, 64);
+  return scan_expr_ext(SX_ZEXT, v.e, 64);
 }
 
 /* *pp = an allocation of size bytes */
 static void alloc_into(interp *I, scan_rkind k, CXCursor call, val pp, CXCursor pp_arg, CXCursor size_arg, val size) {
   const sx *s = size64(size);
-  if (!s) s = scan_opaque(64, false, cur_loc(call), "the allocation's size is not a value the model follows");
+  if (!s) s = scan_expr_opaque(64, false, scan_front_cursor_loc(call), "the allocation's size is not a value the model follows");
   val p = alloc(k, call, size_arg, s, target_name(pp, pp_arg));
-  if (pp.k == V_ADDR) lv_store(I, pp.addr, p, call);
+  if (pp.k == V_ADDR) scan_eval_lval_store(I, pp.addr, p, call);
 }
 
-void host_use(interp *I, val p, CXCursor at, const char *what) {
-  if (p.k != V_PTR || p.region < 0 || sx_is_false(I->reach)) return;
-  scan_region *r = model_reg(p.region);
+void scan_host_use(interp *I, val p, CXCursor at, const char *what) {
+  if (p.k != V_PTR || p.region < 0 || scan_expr_is_false(I->reach)) return;
+  scan_region *r = scan_model_reg(p.region);
   if (!r->freed) return;
-  scan_use u = {cur_loc(at), p.region, I->reach, r->freed, cur_text(cur_strip(at)), what, I->fr ? I->fr->why : NULL};
-  VEC_PUSH(M.uses, u);
+  scan_use u = {scan_front_cursor_loc(at), p.region, I->reach, r->freed, scan_front_cursor_text(scan_front_cursor_strip(at)), what, I->fr ? I->fr->why : NULL};
+  VEC_PUSH(scan_model_state.uses, u);
 }
 
 /* ok: the condition under which the call freed it (cudaFree's status is
    success; NULL: always, as free and delete do) */
 static void free_of(interp *I, val p, CXCursor call, CXCursor arg, const char *fname, const sx *ok) {
-  if (p.k != V_PTR || p.region < 0 || sx_is_false(I->reach)) return;
-  scan_region *r = model_reg(p.region);
+  if (p.k != V_PTR || p.region < 0 || scan_expr_is_false(I->reach)) return;
+  scan_region *r = scan_model_reg(p.region);
   if (r->kind == RG_UNKNOWN) return;
-  host_use(I, p, arg, scan_fmt("freed again by %s", fname));
-  if (!r->freed) r->free_site = cur_loc(call);
-  const sx *now = ok ? sx_and(I->reach, ok) : I->reach;
-  r->freed = r->freed ? sx_or(r->freed, now) : now;
+  scan_host_use(I, p, arg, scan_util_fmt("freed again by %s", fname));
+  if (!r->freed) r->free_site = scan_front_cursor_loc(call);
+  const sx *now = ok ? scan_expr_and(I->reach, ok) : I->reach;
+  r->freed = r->freed ? scan_expr_or(r->freed, now) : now;
 }
 
 /* a copy or set of count bytes at p: an access on the host */
 static void host_access(interp *I, val p, CXCursor arg, val count, scan_akind k, const char *fname) {
-  if (sx_is_false(I->reach)) return;
-  host_use(I, p, arg, scan_fmt(k == AK_SET ? "set by %s" : "copied by %s", fname));
+  if (scan_expr_is_false(I->reach)) return;
+  scan_host_use(I, p, arg, scan_util_fmt(k == AK_SET ? "set by %s" : "copied by %s", fname));
   scan_access a;
   memset(&a, 0, sizeof a);
-  a.loc = cur_loc(arg);
+  a.loc = scan_front_cursor_loc(arg);
   a.kind = k;
-  a.base = cur_text(cur_strip(arg));
+  a.base = scan_front_cursor_text(scan_front_cursor_strip(arg));
   a.part = -1;
   a.reach = I->reach;
   a.ctx = -1;
   a.what = fname;
-  if (p.k == V_PTR && p.region >= 0) a.reach = sx_and(a.reach, model_allocated(p.region));
+  if (p.k == V_PTR && p.region >= 0) a.reach = scan_expr_and(a.reach, scan_model_allocated(p.region));
   a.width = size64(count);
-  if (!a.width) a.width = scan_opaque(64, false, a.loc, "the byte count is not a value the model follows");
+  if (!a.width) a.width = scan_expr_opaque(64, false, a.loc, "the byte count is not a value the model follows");
   if (p.k == V_ADDR && p.addr->k == LV_VAR) {
     /* a copy into or out of a variable */
-    uint64_t sz = ct_size(p.addr->type);
-    a.region = model_region(RG_HOSTVAR, lv_name(p.addr), cur_loc(p.addr->decl), sx_const(64, sz), scan_fmt("%llu", (unsigned long long)sz));
-    a.off = sx_const(64, 0);
+    uint64_t sz = scan_front_ctype_size(p.addr->type);
+    a.region = scan_model_region(RG_HOSTVAR, scan_eval_lval_name(p.addr), scan_front_cursor_loc(p.addr->decl), scan_expr_const(64, sz), scan_util_fmt("%llu", (unsigned long long)sz));
+    a.off = scan_expr_const(64, 0);
   } else if (p.k == V_PTR && p.region >= 0) {
     a.region = p.region;
     a.off = p.e;
   } else {
-    a.region = model_unknown_region(p.k == V_PTR ? "the pointer is null" : "the pointer is not one the model follows");
-    a.off = sx_const(64, 0);
+    a.region = scan_model_unknown_region(p.k == V_PTR ? "the pointer is null" : "the pointer is not one the model follows");
+    a.off = scan_expr_const(64, 0);
   }
-  VEC_PUSH(M.accesses, a);
+  VEC_PUSH(scan_model_state.accesses, a);
 }
 
 static CXCursor arg(CXCursor call, int i) { return clang_Cursor_getArgument(call, (unsigned)i); }
 
 /* a runtime copy or set the model does not follow: an unknown, not a silent pass */
 static void host_unmodelled(interp *I, CXCursor call, const char *fname) {
-  if (sx_is_false(I->reach)) return;
+  if (scan_expr_is_false(I->reach)) return;
   scan_access a;
   memset(&a, 0, sizeof a);
-  a.loc = cur_loc(call);
+  a.loc = scan_front_cursor_loc(call);
   a.kind = AK_USE;
-  a.base = clang_Cursor_getNumArguments(call) > 0 ? cur_text(cur_strip(arg(call, 0))) : fname;
+  a.base = clang_Cursor_getNumArguments(call) > 0 ? scan_front_cursor_text(scan_front_cursor_strip(arg(call, 0))) : fname;
   a.part = -1;
   a.reach = I->reach;
   a.ctx = -1;
   a.what = fname;
-  a.why = scan_fmt("'%s' is not modelled, so the bytes it copies or sets are not checked", fname);
-  a.region = model_unknown_region(a.why);
-  a.off = sx_const(64, 0);
-  a.width = sx_const(64, 1);
-  VEC_PUSH(M.accesses, a);
+  a.why = scan_util_fmt("'%s' is not modelled, so the bytes it copies or sets are not checked", fname);
+  a.region = scan_model_unknown_region(a.why);
+  a.off = scan_expr_const(64, 0);
+  a.width = scan_expr_const(64, 1);
+  VEC_PUSH(scan_model_state.accesses, a);
 }
 
 /* 2D copies touch pitch * (height - 1) + width bytes */
 static val extent_2d(val pitch, val width, val height) {
-  if (pitch.k != V_INT || width.k != V_INT || height.k != V_INT) return v_none();
-  const sx *p = sx_ext(SX_ZEXT, pitch.e, 64), *w = sx_ext(SX_ZEXT, width.e, 64), *h = sx_ext(SX_ZEXT, height.e, 64);
-  const sx *rows = sx_bin(SX_MUL, p, sx_bin(SX_SUB, h, sx_const(64, 1)));
-  return v_int(sx_ite(sx_bin(SX_EQ, h, sx_const(64, 0)), sx_const(64, 0), sx_bin(SX_ADD, rows, w)));
+  if (pitch.k != V_INT || width.k != V_INT || height.k != V_INT) return scan_eval_val_none();
+  const sx *p = scan_expr_ext(SX_ZEXT, pitch.e, 64), *w = scan_expr_ext(SX_ZEXT, width.e, 64), *h = scan_expr_ext(SX_ZEXT, height.e, 64);
+  const sx *rows = scan_expr_bin(SX_MUL, p, scan_expr_bin(SX_SUB, h, scan_expr_const(64, 1)));
+  return scan_eval_val_int(scan_expr_ite(scan_expr_bin(SX_EQ, h, scan_expr_const(64, 0)), scan_expr_const(64, 0), scan_expr_bin(SX_ADD, rows, w)));
 }
 
-bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out) {
+bool scan_host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out) {
   CXType rt = clang_getCursorType(call);
-  scan_loc loc = cur_loc(call);
+  scan_loc loc = scan_front_cursor_loc(call);
   val *a;
   int n;
-  if (in(name, int_inputs) && ct_of(rt).k == CT_INT) {
-    call_args(I, call, callee, &a);
+  if (in(name, int_inputs) && scan_front_ctype(rt).k == CT_INT) {
+    scan_exec_call_args(I, call, callee, &a);
     *out = input_val(I, call, rt);
     return true;
   }
   if (in(name, scans)) {
-    n = call_args(I, call, callee, &a);
+    n = scan_exec_call_args(I, call, callee, &a);
     for (int i = 1; i < n; i++)
-      if (a[i].k == V_ADDR) lv_store(I, a[i].addr, v_fresh(a[i].addr->type, VK_INPUT, lv_name(a[i].addr), loc, NULL), call);
-    *out = v_fresh(rt, VK_INPUT, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+      if (a[i].k == V_ADDR) scan_eval_lval_store(I, a[i].addr, scan_eval_val_fresh(a[i].addr->type, VK_INPUT, scan_eval_lval_name(a[i].addr), loc, NULL), call);
+    *out = scan_eval_val_fresh(rt, VK_INPUT, scan_util_fmt("%s@%u", name, loc.line), loc, NULL);
     return true;
   }
   if (!strcmp(name, "fread")) {
-    n = call_args(I, call, callee, &a);
-    if (n > 0 && a[0].k == V_ADDR) lv_store(I, a[0].addr, v_fresh(a[0].addr->type, VK_INPUT, lv_name(a[0].addr), loc, NULL), call);
+    n = scan_exec_call_args(I, call, callee, &a);
+    if (n > 0 && a[0].k == V_ADDR) scan_eval_lval_store(I, a[0].addr, scan_eval_val_fresh(a[0].addr->type, VK_INPUT, scan_eval_lval_name(a[0].addr), loc, NULL), call);
     *out = input_val(I, call, rt);
     /* it reads at most the count it was asked for */
     if (n >= 3 && a[2].k == V_INT && out->k == V_INT && out->e->op == SX_VAR && out->e->w == a[2].e->w)
-      scan_var_fact((int)out->e->k, sx_bin(SX_ULE, out->e, a[2].e));
+      scan_expr_var_fact((int)out->e->k, scan_expr_bin(SX_ULE, out->e, a[2].e));
     return true;
   }
-  if (launch_api(I, call, name)) {
-    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+  if (scan_device_launch_api(I, call, name)) {
+    *out = scan_eval_val_fresh(rt, VK_RUNTIME, scan_util_fmt("%s@%u", name, loc.line), loc, NULL);
     return true;
   }
   bool managed = !strcmp(name, "cudaMallocManaged"), pinned = !strcmp(name, "cudaMallocHost") || !strcmp(name, "cudaHostAlloc");
   if (!strcmp(name, "cudaMalloc") || !strcmp(name, "cudaMallocAsync") || managed || pinned) {
-    n = call_args(I, call, callee, &a);
+    n = scan_exec_call_args(I, call, callee, &a);
     if (n >= 2) alloc_into(I, managed ? RG_MANAGED : pinned ? RG_PINNED : RG_DEVICE, call, a[0], arg(call, 0), arg(call, 1), a[1]);
-    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    *out = scan_eval_val_fresh(rt, VK_RUNTIME, scan_util_fmt("%s@%u", name, loc.line), loc, NULL);
     return true;
   }
   if (!strcmp(name, "cudaMallocPitch")) {
-    n = call_args(I, call, callee, &a);
+    n = scan_exec_call_args(I, call, callee, &a);
     if (n >= 4 && a[2].k == V_INT && a[3].k == V_INT) {
-      const char *pn = a[1].k == V_ADDR ? lv_name(a[1].addr) : "pitch";
-      int pv = scan_var_new(VK_RUNTIME, pn, 64, false, loc);
-      const sx *pitch = sx_var(pv), *w = size64(a[2]);
+      const char *pn = a[1].k == V_ADDR ? scan_eval_lval_name(a[1].addr) : "pitch";
+      int pv = scan_expr_var_new(VK_RUNTIME, pn, 64, false, loc);
+      const sx *pitch = scan_expr_var(pv), *w = size64(a[2]);
       /* the runtime pads rows to its alignment: at least the width, and by
          less than 1 KiB (the alignment is at most 512 bytes) */
-      scan_var_fact(pv, sx_bin(SX_ULE, w, pitch));
-      scan_var_fact(pv, sx_bin(SX_ULE, pitch, sx_bin(SX_ADD, w, sx_const(64, 1023))));
-      scan_var_fact(pv, sx_bin(SX_ULE, w, sx_const(64, 1ull << 40)));
-      if (a[1].k == V_ADDR) lv_store(I, a[1].addr, v_conv(v_int(pitch), clang_getCursorType(arg(call, 2)), a[1].addr->type, loc), call);
-      const sx *size = sx_bin(SX_MUL, pitch, size64(a[3]));
+      scan_expr_var_fact(pv, scan_expr_bin(SX_ULE, w, pitch));
+      scan_expr_var_fact(pv, scan_expr_bin(SX_ULE, pitch, scan_expr_bin(SX_ADD, w, scan_expr_const(64, 1023))));
+      scan_expr_var_fact(pv, scan_expr_bin(SX_ULE, w, scan_expr_const(64, 1ull << 40)));
+      if (a[1].k == V_ADDR) scan_eval_lval_store(I, a[1].addr, scan_eval_val_conv(scan_eval_val_int(pitch), clang_getCursorType(arg(call, 2)), a[1].addr->type, loc), call);
+      const sx *size = scan_expr_bin(SX_MUL, pitch, size64(a[3]));
       val p = alloc(RG_PITCHED, call, clang_getNullCursor(), size, target_name(a[0], arg(call, 0)));
-      model_reg(p.region)->size_text = scan_fmt("%s * %s", pn, cur_text(arg(call, 3)));
-      if (a[0].k == V_ADDR) lv_store(I, a[0].addr, p, call);
+      scan_model_reg(p.region)->size_text = scan_util_fmt("%s * %s", pn, scan_front_cursor_text(arg(call, 3)));
+      if (a[0].k == V_ADDR) scan_eval_lval_store(I, a[0].addr, p, call);
     }
-    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    *out = scan_eval_val_fresh(rt, VK_RUNTIME, scan_util_fmt("%s@%u", name, loc.line), loc, NULL);
     return true;
   }
-  if (!strcmp(name, "make_cudaExtent") && ct_of(rt).k == CT_REC) {
+  if (!strcmp(name, "make_cudaExtent") && scan_front_ctype(rt).k == CT_REC) {
     /* the extent's fields as given: width in bytes, height and depth in rows and slices */
-    n = call_args(I, call, callee, &a);
+    n = scan_exec_call_args(I, call, callee, &a);
     static const char *const fields[3] = {"width", "height", "depth"};
-    val r = v_opaque(rt, loc, "the extent is not one the model follows");
+    val r = scan_eval_val_opaque(rt, loc, "the extent is not one the model follows");
     for (int i = 0; i < 3 && i < n && r.k == V_REC; i++) {
-      val f = rec_get(r, scan_intern(fields[i]));
-      if (a[i].k == V_INT && f.k == V_INT) r = rec_set(r, scan_intern(fields[i]), v_int(sx_ext(SX_ZEXT, a[i].e, f.e->w)));
+      val f = scan_eval_rec_get(r, scan_util_intern(fields[i]));
+      if (a[i].k == V_INT && f.k == V_INT) r = scan_eval_rec_set(r, scan_util_intern(fields[i]), scan_eval_val_int(scan_expr_ext(SX_ZEXT, a[i].e, f.e->w)));
     }
     *out = r;
     return true;
@@ -217,130 +217,130 @@ bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val 
   if (!strcmp(name, "cudaMalloc3D")) {
     /* pitch * height * depth bytes; the cudaPitchedPtr gets the pointer, the
        pitch (as for cudaMallocPitch) and the extent's width and height */
-    n = call_args(I, call, callee, &a);
-    val w = n >= 2 && a[1].k == V_REC ? rec_get(a[1], scan_intern("width")) : v_none();
-    val h = n >= 2 && a[1].k == V_REC ? rec_get(a[1], scan_intern("height")) : v_none();
-    val d = n >= 2 && a[1].k == V_REC ? rec_get(a[1], scan_intern("depth")) : v_none();
+    n = scan_exec_call_args(I, call, callee, &a);
+    val w = n >= 2 && a[1].k == V_REC ? scan_eval_rec_get(a[1], scan_util_intern("width")) : scan_eval_val_none();
+    val h = n >= 2 && a[1].k == V_REC ? scan_eval_rec_get(a[1], scan_util_intern("height")) : scan_eval_val_none();
+    val d = n >= 2 && a[1].k == V_REC ? scan_eval_rec_get(a[1], scan_util_intern("depth")) : scan_eval_val_none();
     if (a[0].k == V_ADDR && w.k == V_INT && h.k == V_INT && d.k == V_INT) {
-      const char *pn = scan_fmt("%s.pitch", lv_name(a[0].addr));
-      int pv = scan_var_new(VK_RUNTIME, pn, 64, false, loc);
-      const sx *pitch = sx_var(pv), *wb = size64(w);
-      scan_var_fact(pv, sx_bin(SX_ULE, wb, pitch));
-      scan_var_fact(pv, sx_bin(SX_ULE, pitch, sx_bin(SX_ADD, wb, sx_const(64, 1023))));
-      scan_var_fact(pv, sx_bin(SX_ULE, wb, sx_const(64, 1ull << 40)));
-      const sx *size = sx_bin(SX_MUL, sx_bin(SX_MUL, pitch, size64(h)), size64(d));
-      val p = alloc(RG_PITCHED, call, clang_getNullCursor(), size, lv_name(a[0].addr));
-      model_reg(p.region)->size_text = scan_fmt("%s * height * depth of %s", pn, cur_text(arg(call, 1)));
-      val r = v_opaque(a[0].addr->type, loc, "the pitched pointer is not one the model follows");
-      r = rec_set(r, scan_intern("ptr"), p);
-      r = rec_set(r, scan_intern("pitch"), v_int(pitch));
-      r = rec_set(r, scan_intern("xsize"), v_int(wb));
-      r = rec_set(r, scan_intern("ysize"), v_int(size64(h)));
-      lv_store(I, a[0].addr, r, call);
+      const char *pn = scan_util_fmt("%s.pitch", scan_eval_lval_name(a[0].addr));
+      int pv = scan_expr_var_new(VK_RUNTIME, pn, 64, false, loc);
+      const sx *pitch = scan_expr_var(pv), *wb = size64(w);
+      scan_expr_var_fact(pv, scan_expr_bin(SX_ULE, wb, pitch));
+      scan_expr_var_fact(pv, scan_expr_bin(SX_ULE, pitch, scan_expr_bin(SX_ADD, wb, scan_expr_const(64, 1023))));
+      scan_expr_var_fact(pv, scan_expr_bin(SX_ULE, wb, scan_expr_const(64, 1ull << 40)));
+      const sx *size = scan_expr_bin(SX_MUL, scan_expr_bin(SX_MUL, pitch, size64(h)), size64(d));
+      val p = alloc(RG_PITCHED, call, clang_getNullCursor(), size, scan_eval_lval_name(a[0].addr));
+      scan_model_reg(p.region)->size_text = scan_util_fmt("%s * height * depth of %s", pn, scan_front_cursor_text(arg(call, 1)));
+      val r = scan_eval_val_opaque(a[0].addr->type, loc, "the pitched pointer is not one the model follows");
+      r = scan_eval_rec_set(r, scan_util_intern("ptr"), p);
+      r = scan_eval_rec_set(r, scan_util_intern("pitch"), scan_eval_val_int(pitch));
+      r = scan_eval_rec_set(r, scan_util_intern("xsize"), scan_eval_val_int(wb));
+      r = scan_eval_rec_set(r, scan_util_intern("ysize"), scan_eval_val_int(size64(h)));
+      scan_eval_lval_store(I, a[0].addr, r, call);
     }
-    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    *out = scan_eval_val_fresh(rt, VK_RUNTIME, scan_util_fmt("%s@%u", name, loc.line), loc, NULL);
     return true;
   }
   if (!strcmp(name, "malloc") || !strcmp(name, "calloc") || !strcmp(name, "aligned_alloc") || !strcmp(name, "realloc")) {
-    n = call_args(I, call, callee, &a);
-    val size = !strcmp(name, "malloc") ? a[0] : n >= 2 ? a[1] : v_none();
+    n = scan_exec_call_args(I, call, callee, &a);
+    val size = !strcmp(name, "malloc") ? a[0] : n >= 2 ? a[1] : scan_eval_val_none();
     CXCursor sa = arg(call, !strcmp(name, "malloc") ? 0 : 1);
     if (!strcmp(name, "calloc") && a[0].k == V_INT && a[1].k == V_INT)
-      size = v_int(sx_bin(SX_MUL, sx_ext(SX_ZEXT, a[0].e, 64), sx_ext(SX_ZEXT, a[1].e, 64)));
+      size = scan_eval_val_int(scan_expr_bin(SX_MUL, scan_expr_ext(SX_ZEXT, a[0].e, 64), scan_expr_ext(SX_ZEXT, a[1].e, 64)));
     if (!strcmp(name, "realloc")) free_of(I, a[0], call, arg(call, 0), name, NULL);
     const sx *s = size64(size);
     const char *nm = I->hint_name && clang_equalCursors(I->hint_call, call) ? I->hint_name : "the buffer";
-    *out = alloc(RG_HOST, call, sa, s ? s : scan_opaque(64, false, loc, "the allocation's size is not a value the model follows"), nm);
+    *out = alloc(RG_HOST, call, sa, s ? s : scan_expr_opaque(64, false, loc, "the allocation's size is not a value the model follows"), nm);
     return true;
   }
   if (!strcmp(name, "cudaFree") || !strcmp(name, "cudaFreeAsync") || !strcmp(name, "cudaFreeHost") || !strcmp(name, "free")) {
-    n = call_args(I, call, callee, &a);
-    *out = ct_of(rt).k == CT_VOID ? v_none() : v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    n = scan_exec_call_args(I, call, callee, &a);
+    *out = scan_front_ctype(rt).k == CT_VOID ? scan_eval_val_none() : scan_eval_val_fresh(rt, VK_RUNTIME, scan_util_fmt("%s@%u", name, loc.line), loc, NULL);
     /* a cudaFree that failed freed nothing (CHECK(x) macros that call x again
        to print the error free twice only on that path) */
-    const sx *ok = out->k == V_INT ? sx_bin(SX_EQ, out->e, sx_const(out->e->w, 0)) : NULL;
+    const sx *ok = out->k == V_INT ? scan_expr_bin(SX_EQ, out->e, scan_expr_const(out->e->w, 0)) : NULL;
     /* its status is the free's condition, not an input a witness needs to name */
-    if (ok && out->e->op == SX_VAR) scan_var_get((int)out->e->k)->hidden = true;
+    if (ok && out->e->op == SX_VAR) scan_expr_var_get((int)out->e->k)->hidden = true;
     if (n >= 1) free_of(I, a[0], call, arg(call, 0), name, ok);
     return true;
   }
   bool is_memcpy = !strcmp(name, "cudaMemcpy") || !strcmp(name, "cudaMemcpyAsync") || !strcmp(name, "memcpy") || !strcmp(name, "memmove");
   if (is_memcpy) {
-    n = call_args(I, call, callee, &a);
+    n = scan_exec_call_args(I, call, callee, &a);
     if (n >= 3) {
       host_access(I, a[0], arg(call, 0), a[2], AK_COPY_TO, name);
       host_access(I, a[1], arg(call, 1), a[2], AK_COPY_FROM, name);
     }
-    *out = ct_of(rt).k == CT_INT ? v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL) : a[0];
+    *out = scan_front_ctype(rt).k == CT_INT ? scan_eval_val_fresh(rt, VK_RUNTIME, scan_util_fmt("%s@%u", name, loc.line), loc, NULL) : a[0];
     return true;
   }
   if (!strcmp(name, "cudaMemcpy2D") || !strcmp(name, "cudaMemcpy2DAsync")) {
-    n = call_args(I, call, callee, &a);
+    n = scan_exec_call_args(I, call, callee, &a);
     if (n >= 6) {
       host_access(I, a[0], arg(call, 0), extent_2d(a[1], a[4], a[5]), AK_COPY_TO, name);
       host_access(I, a[2], arg(call, 2), extent_2d(a[3], a[4], a[5]), AK_COPY_FROM, name);
     }
-    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    *out = scan_eval_val_fresh(rt, VK_RUNTIME, scan_util_fmt("%s@%u", name, loc.line), loc, NULL);
     return true;
   }
   if (!strcmp(name, "cudaMemset") || !strcmp(name, "cudaMemsetAsync") || !strcmp(name, "memset")) {
-    n = call_args(I, call, callee, &a);
+    n = scan_exec_call_args(I, call, callee, &a);
     if (n >= 3) host_access(I, a[0], arg(call, 0), a[2], AK_SET, name);
-    *out = ct_of(rt).k == CT_INT ? v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL) : a[0];
+    *out = scan_front_ctype(rt).k == CT_INT ? scan_eval_val_fresh(rt, VK_RUNTIME, scan_util_fmt("%s@%u", name, loc.line), loc, NULL) : a[0];
     return true;
   }
   if (!strcmp(name, "cudaMemcpyPeer") || !strcmp(name, "cudaMemcpyPeerAsync")) {
-    n = call_args(I, call, callee, &a);
+    n = scan_exec_call_args(I, call, callee, &a);
     if (n >= 5) {
       host_access(I, a[0], arg(call, 0), a[4], AK_COPY_TO, name);
       host_access(I, a[2], arg(call, 2), a[4], AK_COPY_FROM, name);
     }
-    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    *out = scan_eval_val_fresh(rt, VK_RUNTIME, scan_util_fmt("%s@%u", name, loc.line), loc, NULL);
     return true;
   }
   if (!strcmp(name, "cudaMemset2D") || !strcmp(name, "cudaMemset2DAsync")) {
-    n = call_args(I, call, callee, &a);
+    n = scan_exec_call_args(I, call, callee, &a);
     if (n >= 5) host_access(I, a[0], arg(call, 0), extent_2d(a[1], a[3], a[4]), AK_SET, name);
-    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    *out = scan_eval_val_fresh(rt, VK_RUNTIME, scan_util_fmt("%s@%u", name, loc.line), loc, NULL);
     return true;
   }
   if (!strncmp(name, "cu", 2) && (strstr(name, "Memcpy") || strstr(name, "Memset"))) {
     /* cudaMemcpy3D, cudaMemcpyToSymbol, cuMemcpyHtoD, ...: bytes the model does not count */
-    n = call_args(I, call, callee, &a);
+    n = scan_exec_call_args(I, call, callee, &a);
     host_unmodelled(I, call, name);
-    *out = v_fresh(rt, VK_RUNTIME, scan_fmt("%s@%u", name, loc.line), loc, NULL);
+    *out = scan_eval_val_fresh(rt, VK_RUNTIME, scan_util_fmt("%s@%u", name, loc.line), loc, NULL);
     return true;
   }
   return false;
 }
 
-void host_new(interp *I, CXCursor e, val *out) {
+void scan_host_new(interp *I, CXCursor e, val *out) {
   CXType t = clang_getCursorType(e);
   CXType el = clang_getPointeeType(t);
-  uint64_t es = ct_size(el);
+  uint64_t es = scan_front_ctype_size(el);
   CXCursor *k;
-  int n = cur_children(e, &k);
+  int n = scan_front_cursor_children(e, &k);
   /* new T[n]: the count is the child that is an integer expression */
-  const sx *size = sx_const(64, es);
+  const sx *size = scan_expr_const(64, es);
   CXCursor sa = clang_getNullCursor();
   for (int i = 0; i < n; i++) {
-    ctype c = ct_of(clang_getCursorType(k[i]));
+    ctype c = scan_front_ctype(clang_getCursorType(k[i]));
     if (clang_isExpression(kind(k[i])) && c.k == CT_INT && kind(k[i]) != CXCursor_CallExpr &&
         kind(k[i]) != CXCursor_InitListExpr) {
-      val v = ev(I, k[i]);
-      if (v.k == V_INT) size = sx_bin(SX_MUL, sx_ext(c.sgn ? SX_SEXT : SX_ZEXT, v.e, 64), sx_const(64, es));
+      val v = scan_eval_expr(I, k[i]);
+      if (v.k == V_INT) size = scan_expr_bin(SX_MUL, scan_expr_ext(c.sgn ? SX_SEXT : SX_ZEXT, v.e, 64), scan_expr_const(64, es));
       sa = k[i];
       break;
     }
   }
   const char *nm = I->hint_name && clang_equalCursors(I->hint_call, e) ? I->hint_name : "the buffer";
   *out = alloc(RG_HOST, e, sa, size, nm);
-  if (!clang_Cursor_isNull(sa)) model_reg(out->region)->size_text = scan_fmt("(%s) * %llu", cur_text(sa), (unsigned long long)es);
+  if (!clang_Cursor_isNull(sa)) scan_model_reg(out->region)->size_text = scan_util_fmt("(%s) * %llu", scan_front_cursor_text(sa), (unsigned long long)es);
 }
 
-void host_delete(interp *I, CXCursor e) {
+void scan_host_delete(interp *I, CXCursor e) {
   CXCursor *k;
-  if (cur_children(e, &k) < 1) return;
-  val p = ev(I, k[cur_children(e, &k) - 1]);
+  if (scan_front_cursor_children(e, &k) < 1) return;
+  val p = scan_eval_expr(I, k[scan_front_cursor_children(e, &k) - 1]);
   free_of(I, p, e, k[0], "delete", NULL);
 }

@@ -48,14 +48,14 @@ struct lval {
 
 /* variable bindings of every frame on the stack; copied at forks */
 typedef struct env env;
-env *env_new(void);
-env *env_copy(const env *e);
-unsigned long env_copied(void); /* bindings copied by env_copy so far in the run */
-val *env_get(env *e, unsigned frame, CXCursor decl);
-void env_put(env *e, unsigned frame, CXCursor decl, val v);
+env *scan_env_new(void);
+env *scan_env_copy(const env *e);
+unsigned long scan_env_copied(void); /* bindings copied by scan_env_copy so far in the run */
+val *scan_env_get(env *e, unsigned frame, CXCursor decl);
+void scan_env_put(env *e, unsigned frame, CXCursor decl, val v);
 /* *into = c ? a : b, binding by binding */
-env *env_merge(const sx *c, env *a, env *b, scan_loc at);
-void env_drop(env *e, unsigned frame); /* a returned call's bindings */
+env *scan_env_merge(const sx *c, env *a, env *b, scan_loc at);
+void scan_env_drop(env *e, unsigned frame); /* a returned call's bindings */
 
 typedef struct ret_item {
   const sx *reach;
@@ -91,106 +91,106 @@ typedef struct interp {
   jump *jmp;
   int depth;
   unsigned long steps;   /* expressions and statements interpreted from this entry point */
-  unsigned long copied0; /* env_copied() when it began: with steps, the work --max-steps bounds */
+  unsigned long copied0; /* scan_env_copied() when it began: with steps, the work --max-steps bounds */
   CXCursor hint_call; /* an input read by this call takes the name hint_name */
   const char *hint_name;
   CXCursor hint_decl; /* the variable hint_call initialises (a constructor's object) */
-  val self_arg;       /* the object of the method call_user enters next */
+  val self_arg;       /* the object of the method scan_exec_call_user enters next */
 } interp;
 
 /* ---- values (scan_eval.c) ---- */
-val v_int(const sx *e);
-val v_none(void);
-val v_float(void);
-val v_ptr(int region, const sx *off);
-val v_addr(lval lv);
-val v_unknown_ptr(const char *why);
-val v_opaque(CXType t, scan_loc loc, const char *why);
+val scan_eval_val_int(const sx *e);
+val scan_eval_val_none(void);
+val scan_eval_val_float(void);
+val scan_eval_val_ptr(int region, const sx *off);
+val scan_eval_val_addr(lval lv);
+val scan_eval_val_unknown_ptr(const char *why);
+val scan_eval_val_opaque(CXType t, scan_loc loc, const char *why);
 /* a value of type t made of fresh variables of kind k (loaded, input, opaque) */
-val v_fresh(CXType t, scan_vkind k, const char *name, scan_loc loc, const char *why);
-val v_conv(val v, CXType from, CXType to, scan_loc loc);
-const sx *v_cond(val v, scan_loc loc); /* a scalar as a condition (!= 0) */
-const sx *v_to64(val v, bool sgn);     /* an integer widened to 64 bits */
-bool v_same(val a, val b);
-val v_merge(const sx *c, val a, val b, scan_loc at);
-val rec_get(val r, const char *field);
-val rec_set(val r, const char *field, val v);
-val rec_from_type(CXType t, val (*field)(CXType ft, const char *name, void *arg), void *arg);
+val scan_eval_val_fresh(CXType t, scan_vkind k, const char *name, scan_loc loc, const char *why);
+val scan_eval_val_conv(val v, CXType from, CXType to, scan_loc loc);
+const sx *scan_eval_val_cond(val v, scan_loc loc); /* a scalar as a condition (!= 0) */
+const sx *scan_eval_val_to64(val v, bool sgn);     /* an integer widened to 64 bits */
+bool scan_eval_val_same(val a, val b);
+val scan_eval_val_merge(const sx *c, val a, val b, scan_loc at);
+val scan_eval_rec_get(val r, const char *field);
+val scan_eval_rec_set(val r, const char *field, val v);
+val scan_eval_rec_from_type(CXType t, val (*field)(CXType ft, const char *name, void *arg), void *arg);
 
 /* Expressions, statements and the calls the interpreter follows are
    interpreted recursively: past INTERP_MAX_NEST levels of them together
    (scan_exec.c) a program would run gsan scan out of stack. There
-   nest_enter returns why: the construct is not interpreted (an expression
+   scan_exec_nest_enter returns why: the construct is not interpreted (an expression
    is an opaque value), an access of unknown extent is recorded at it, and
    every later access of the functions being interpreted is reported
    unknown, as for a function that uses goto. Otherwise it returns NULL and
-   nest_leave follows. */
+   scan_exec_nest_leave follows. */
 #define INTERP_MAX_NEST 400
-const char *nest_enter(interp *I, CXCursor at);
-void nest_leave(void);
+const char *scan_exec_nest_enter(interp *I, CXCursor at);
+void scan_exec_nest_leave(void);
 
-val ev(interp *I, CXCursor e);
-lval ev_lv(interp *I, CXCursor e);
-val lv_load(interp *I, const lval *lv, CXCursor at);
-void lv_store(interp *I, const lval *lv, val v, CXCursor at);
-val lv_address(interp *I, const lval *lv); /* &object */
-const char *lv_name(const lval *lv);        /* 'x', 'cfg.n' */
+val scan_eval_expr(interp *I, CXCursor e);
+lval scan_eval_lval(interp *I, CXCursor e);
+val scan_eval_lval_load(interp *I, const lval *lv, CXCursor at);
+void scan_eval_lval_store(interp *I, const lval *lv, val v, CXCursor at);
+val scan_eval_lval_address(interp *I, const lval *lv); /* &object */
+const char *scan_eval_lval_name(const lval *lv);        /* 'x', 'cfg.n' */
 /* the access of width bytes at ptr, made at cursor at */
-void record_access(interp *I, val ptr, uint64_t width, scan_akind kind, CXCursor at, const char *base);
+void scan_eval_record_access(interp *I, val ptr, uint64_t width, scan_akind kind, CXCursor at, const char *base);
 /* the same for width bytes counted at run time (memcpy in a kernel), made by the call 'what' */
-void record_access_n(interp *I, val ptr, const sx *width, unsigned elem, scan_akind kind, CXCursor at, const char *what);
+void scan_eval_record_access_n(interp *I, val ptr, const sx *width, unsigned elem, scan_akind kind, CXCursor at, const char *what);
 /* a pointer into an allocation passed to the device function 'what', whose body is not seen */
-void record_opaque_use(interp *I, val ptr, CXCursor at, const char *what);
-const char *ptr_text(CXCursor at); /* the pointer an access goes through, as written */
+void scan_eval_record_opaque_use(interp *I, val ptr, CXCursor at, const char *what);
+const char *scan_eval_pointer_text(CXCursor at); /* the pointer an access goes through, as written */
 
 /* ---- statements and calls (scan_exec.c) ---- */
-void exec(interp *I, CXCursor s);
-val call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call);
+void scan_exec_stmt(interp *I, CXCursor s);
+val scan_exec_call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call);
 /* the arguments of a call, as values (lvalue addresses for reference parameters) */
-int call_args(interp *I, CXCursor call, CXCursor callee, val **out);
-void declare_var(interp *I, CXCursor decl);
+int scan_exec_call_args(interp *I, CXCursor call, CXCursor callee, val **out);
+void scan_exec_declare_var(interp *I, CXCursor decl);
 /* the variables a statement may change (syntactically), for loops */
-void modified_vars(CXCursor s, cursor_vec *out);
+void scan_exec_modified_vars(CXCursor s, cursor_vec *out);
 
 /* ---- known functions (scan_host.c, scan_device.c) ---- */
 /* handles a call to a function the model knows by name; false if it does not */
-bool host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out);
+bool scan_host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out);
 /* a host use of an allocation that must come before its free (a launch
    argument, a copy, a second free): recorded where it may be freed already */
-void host_use(interp *I, val p, CXCursor at, const char *what);
-bool device_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out);
-bool noreturn_name(const char *name);
-void host_new(interp *I, CXCursor e, val *out);
-void host_delete(interp *I, CXCursor e);
+void scan_host_use(interp *I, val p, CXCursor at, const char *what);
+bool scan_device_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out);
+bool scan_host_noreturn_name(const char *name);
+void scan_host_new(interp *I, CXCursor e, val *out);
+void scan_host_delete(interp *I, CXCursor e);
 
 /* ---- kernels (scan_device.c) ---- */
-bool is_launch(CXCursor call, CXCursor *config);
-void launch(interp *H, CXCursor call, CXCursor config);
+bool scan_device_is_launch(CXCursor call, CXCursor *config);
+void scan_device_launch(interp *H, CXCursor call, CXCursor config);
 /* cudaLaunchKernel and cudaLaunchCooperativeKernel: a launch where the kernel and its
    argument array are ones the model follows; true if 'name' is one of them */
-bool launch_api(interp *H, CXCursor call, const char *name);
+bool scan_device_launch_api(interp *H, CXCursor call, const char *name);
 /* a kernel (or device function) with no launch seen: an arbitrary launch */
-void run_free(CXCursor fn);
+void scan_device_run_free(CXCursor fn);
 /* threadIdx.x and the like; false when e is not one */
-bool builtin_var(interp *I, CXCursor e, val *out);
+bool scan_device_builtin_var(interp *I, CXCursor e, val *out);
 /* a shared, dynamic shared or local array declared in a kernel */
-int device_array(interp *I, CXCursor decl, CXType t);
+int scan_device_array(interp *I, CXCursor decl, CXType t);
 /* a pointer variable initialised from a shared or local array: a partition */
-val device_partition(interp *I, CXCursor decl, val v);
-int launch_count(CXCursor kernel);
+val scan_device_partition(interp *I, CXCursor decl, val v);
+int scan_device_launch_count(CXCursor kernel);
 
 /* ---- the whole program (scan_unit.c) ---- */
-unsigned unit_frame(void); /* a fresh frame id */
-void unit_reset(void);     /* scan_reset's share */
-void unit_entered(CXCursor def); /* the interpreter runs def's body */
+unsigned scan_unit_frame(void); /* a fresh frame id */
+void scan_unit_reset(void);     /* scan_reset's share */
+void scan_unit_entered(CXCursor def); /* the interpreter runs def's body */
 /* which of the n units are one program: program[i] is the same for units the
    linker would join (one names a function only the other defines) */
-void unit_programs(scan_tu *t, int n, int *program);
+void scan_unit_programs(scan_tu *t, int n, int *program);
 /* the n translation units of one program, analysed together */
-void unit_analyse(scan_tu *t, int n);
+void scan_unit_analyse(scan_tu *t, int n);
 /* the definition of a function in user code, in any unit of the program, or a null cursor */
-CXCursor unit_definition(CXCursor callee);
+CXCursor scan_unit_definition(CXCursor callee);
 /* the same for a method or a constructor, which run on an object */
-CXCursor unit_method(CXCursor callee);
+CXCursor scan_unit_method(CXCursor callee);
 
 #endif

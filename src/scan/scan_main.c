@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-scan_opts O = {4000000, 60000000, 60000, 2000000, false, false, false, 1ull << 38};
+scan_opts scan_main_options = {4000000, 60000000, 60000, 2000000, false, false, false, 1ull << 38};
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -55,8 +55,8 @@ static void usage(FILE *f) {
           "Exit status: 0 no findings, 1 findings, 2 bad usage or a file that does not parse\n"
           "(the other files are still analysed; in SARIF it is a tool execution notification).\n"
           "Unknowns (accesses the model cannot decide) are reported but do not change it.\n",
-          (unsigned long long)O.rlimit, (unsigned long long)O.budget, O.timeout_ms,
-          O.max_steps, (unsigned long long)O.max_alloc);
+          (unsigned long long)scan_main_options.rlimit, (unsigned long long)scan_main_options.budget, scan_main_options.timeout_ms,
+          scan_main_options.max_steps, (unsigned long long)scan_main_options.max_alloc);
 }
 
 static int bad_usage(const char *fmt, const char *arg) {
@@ -81,9 +81,9 @@ static const char *data_dir(void) {
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0) return "/usr/local/share/gsan/scan";
   exe[n] = 0;
-  const char *d = scan_fmt("%s/../share/gsan/scan", dirname(exe));
+  const char *d = scan_util_fmt("%s/../share/gsan/scan", dirname(exe));
   char real[PATH_MAX];
-  return realpath(d, real) ? scan_strdup(real) : d;
+  return realpath(d, real) ? scan_util_strdup(real) : d;
 }
 
 static const char *default_cuda(void) {
@@ -108,13 +108,13 @@ static void cu_files_under(const char *dir, str_vec *out) {
   str_vec names = {0};
   for (struct dirent *e; (e = readdir(d));) {
     if (e->d_name[0] == '.') continue;
-    VEC_PUSH(names, scan_strdup(e->d_name));
+    VEC_PUSH(names, scan_util_strdup(e->d_name));
   }
   closedir(d);
   if (names.n) qsort(names.v, names.n, sizeof *names.v, by_name);
   size_t dl = strlen(dir);
   for (size_t i = 0; i < names.n; i++) {
-    const char *p = dl && dir[dl - 1] == '/' ? scan_fmt("%s%s", dir, names.v[i]) : scan_fmt("%s/%s", dir, names.v[i]);
+    const char *p = dl && dir[dl - 1] == '/' ? scan_util_fmt("%s%s", dir, names.v[i]) : scan_util_fmt("%s/%s", dir, names.v[i]);
     size_t n = strlen(names.v[i]);
     if (is_dir(p)) cu_files_under(p, out);
     else if (n > 3 && !strcmp(names.v[i] + n - 3, ".cu")) VEC_PUSH(*out, p);
@@ -130,12 +130,12 @@ static double now_s(void) {
 static unsigned findings_now(void) {
   unsigned n = 0;
   for (int k = 0; k < FK_COUNT; k++)
-    if (k != FK_UNKNOWN) n += diag_reported((scan_fkind)k);
+    if (k != FK_UNKNOWN) n += scan_diag_reported((scan_fkind)k);
   return n;
 }
 
 static void reset_model(void) {
-  M.regions.n = M.parts.n = M.accesses.n = M.uses.n = M.launches.n = 0;
+  scan_model_state.regions.n = scan_model_state.parts.n = scan_model_state.accesses.n = scan_model_state.uses.n = scan_model_state.launches.n = 0;
 }
 
 int main(int argc, char **argv) {
@@ -179,35 +179,35 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-o")) {
       if (i + 1 >= argc) return bad_usage("'%s' needs a file", a);
       out_path = argv[++i];
-    } else if (!strcmp(a, "--format=text")) O.sarif = false;
-    else if (!strcmp(a, "--format=sarif")) O.sarif = true;
+    } else if (!strcmp(a, "--format=text")) scan_main_options.sarif = false;
+    else if (!strcmp(a, "--format=sarif")) scan_main_options.sarif = true;
     else if (!strncmp(a, "--format=", 9)) return bad_usage("unknown format '%s' (text or sarif)", a + 9);
     else if (!strncmp(a, "--cuda-path=", 12)) fo.cuda_path = a + 12;
     else if (!strcmp(a, "--no-cuda-headers")) fo.no_cuda_headers = true;
     else if (!strncmp(a, "--timeout=", 10)) {
       uint64_t v;
       if (!parse_u64(a + 10, &v) || !v || v > 3600000) return bad_usage("--timeout: '%s' is not a time in ms", a + 10);
-      O.timeout_ms = (unsigned)v;
+      scan_main_options.timeout_ms = (unsigned)v;
     } else if (!strncmp(a, "--max-steps=", 12)) {
       uint64_t v;
       if (!parse_u64(a + 12, &v) || !v || v > (1ull << 40)) return bad_usage("--max-steps: '%s' is not a number of steps", a + 12);
-      O.max_steps = (unsigned long)v;
+      scan_main_options.max_steps = (unsigned long)v;
     } else if (!strncmp(a, "--budget=", 9)) {
-      if (!parse_u64(a + 9, &O.budget) || !O.budget) return bad_usage("--budget: '%s' is not a number of resource units", a + 9);
+      if (!parse_u64(a + 9, &scan_main_options.budget) || !scan_main_options.budget) return bad_usage("--budget: '%s' is not a number of resource units", a + 9);
     } else if (!strncmp(a, "--rlimit=", 9)) {
-      if (!parse_u64(a + 9, &O.rlimit) || !O.rlimit || O.rlimit > 0xffffffffu)
+      if (!parse_u64(a + 9, &scan_main_options.rlimit) || !scan_main_options.rlimit || scan_main_options.rlimit > 0xffffffffu)
         return bad_usage("--rlimit: '%s' is not a number of resource units", a + 9);
     } else if (!strncmp(a, "--max-alloc=", 12)) {
       uint64_t v;
       if (!parse_u64(a + 12, &v) || !v || v >> 62) return bad_usage("--max-alloc: '%s' is not a size in bytes", a + 12);
-      O.max_alloc = v;
-    } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) O.verbose = true;
-    else if (!strcmp(a, "--stats")) O.stats = true;
+      scan_main_options.max_alloc = v;
+    } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) scan_main_options.verbose = true;
+    else if (!strcmp(a, "--stats")) scan_main_options.stats = true;
     else if (a[0] == '-' && a[1]) return bad_usage("unknown option '%s'", a);
     else VEC_PUSH(args, a);
   }
   /* the build's flags, in nvcc's spelling or clang's */
-  front_flags(raw.v, (int)raw.n, NULL, 1, &flags);
+  scan_flags_front(raw.v, (int)raw.n, NULL, 1, &flags);
   for (size_t i = 0; i < args.n; i++) {
     if (!is_dir(args.v[i])) {
       VEC_PUSH(files, args.v[i]);
@@ -222,7 +222,7 @@ int main(int argc, char **argv) {
   }
   if (!files.n && cdb) {
     const char *err = NULL;
-    if (cdb_files(cdb, &files, &err) < 0) {
+    if (scan_cdb_files(cdb, &files, &err) < 0) {
       fprintf(stderr, "gsan scan: %s\n", err);
       return 2;
     }
@@ -240,7 +240,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "gsan scan: cannot write '%s': %s\n", out_path, strerror(errno));
     return 2;
   }
-  M.max_alloc = sx_const(64, O.max_alloc);
+  scan_model_state.max_alloc = scan_expr_const(64, scan_main_options.max_alloc);
   /* every solver question has a Z3 context of its own: keep the memory they
      free for the next one instead of returning it to the system each time
      (page faults were half of the run time on a large file) */
@@ -258,9 +258,9 @@ int main(int argc, char **argv) {
     str_vec ff = {0};
     if (cdb) {
       const char *err = NULL;
-      if (cdb_flags(cdb, files.v[i], &ff, &err) < 0) {
+      if (scan_cdb_flags(cdb, files.v[i], &ff, &err) < 0) {
         fprintf(stderr, "gsan scan: %s\n", err);
-        sarif_not_analysed(files.v[i], err);
+        scan_sarif_not_analysed(files.v[i], err);
         if (progress) fprintf(stderr, "[%zu/%zu] %s: not analysed: no compile command\n", ++done, files.n, files.v[i]);
         not_analysed++;
         status = 2;
@@ -269,11 +269,11 @@ int main(int argc, char **argv) {
     }
     for (size_t k = 0; k < flags.n; k++) VEC_PUSH(ff, flags.v[k]);
     scan_tu tu;
-    if (front_parse(&fo, files.v[i], ff.v, (int)ff.n, &tu)) {
-      sarif_not_analysed(files.v[i], front_error);
+    if (scan_front_parse(&fo, files.v[i], ff.v, (int)ff.n, &tu)) {
+      scan_sarif_not_analysed(files.v[i], scan_front_error);
       if (progress)
         fprintf(stderr, "[%zu/%zu] %s: not analysed: %s (%.1f s)\n", ++done, files.n, files.v[i],
-                front_error && strstr(front_error, "cannot open") ? "cannot be read" : "does not parse",
+                scan_front_error && strstr(scan_front_error, "cannot open") ? "cannot be read" : "does not parse",
                 now_s() - t0);
       not_analysed++;
       status = 2;
@@ -285,47 +285,47 @@ int main(int argc, char **argv) {
   /* the files that parsed, in the programs the linker would make of them: a
      kernel launched in one file and defined in another is analysed at its
      launches. A progress line per program, naming its files */
-  int *prog = scan_alloc((tus.n + 1) * sizeof *prog);
-  unit_programs(tus.v, (int)tus.n, prog);
+  int *prog = scan_util_alloc((tus.n + 1) * sizeof *prog);
+  scan_unit_programs(tus.v, (int)tus.n, prog);
   for (size_t i = 0; i < tus.n; i++) {
     if (prog[i] < 0) continue;
     double t0 = now_s(), parsing = 0;
-    unsigned f0 = findings_now(), u0 = diag_reported(FK_UNKNOWN);
+    unsigned f0 = findings_now(), u0 = scan_diag_reported(FK_UNKNOWN);
     VEC(scan_tu) one = {0};
     scan_buf names = {0};
     for (size_t j = i; j < tus.n; j++)
       if (j == i || prog[j] == prog[i]) {
         VEC_PUSH(one, tus.v[j]);
-        buf_add(&names, "%s%s", names.n ? ", " : "", tus.v[j].file);
+        scan_util_buf_add(&names, "%s%s", names.n ? ", " : "", tus.v[j].file);
         parsing += parse_s.v[j];
         if (j > i) prog[j] = -1;
       }
     reset_model();
-    unit_analyse(one.v, (int)one.n);
-    unsigned n = check_all();
+    scan_unit_analyse(one.v, (int)one.n);
+    unsigned n = scan_check_all();
     accesses += n;
     done += one.n;
     if (progress) {
-      unsigned f = findings_now() - f0, u = diag_reported(FK_UNKNOWN) - u0;
+      unsigned f = findings_now() - f0, u = scan_diag_reported(FK_UNKNOWN) - u0;
       fprintf(stderr, "[%zu/%zu] %s: %u finding%s, %u unknown in %u access%s (%.1f s)\n", done, files.n, names.s, f,
               f == 1 ? "" : "s", u, n, n == 1 ? "" : "es", parsing + now_s() - t0);
     }
   }
-  for (size_t i = 0; i < tus.n; i++) front_dispose(&tus.v[i]);
+  for (size_t i = 0; i < tus.n; i++) scan_front_dispose(&tus.v[i]);
   if (progress)
     fprintf(stderr, "gsan scan: %zu files: %zu analysed, %u not analysed, %.1f s\n", files.n, files.n - not_analysed,
             not_analysed, now_s() - t_all);
-  diag_sort();
-  if (O.sarif) {
-    diag_print_sarif(out, files.v, (int)files.n);
-    diag_summary(stderr, accesses);
+  scan_diag_sort();
+  if (scan_main_options.sarif) {
+    scan_sarif_print(out, files.v, (int)files.n);
+    scan_diag_summary(stderr, accesses);
   } else {
-    diag_print_text(out, accesses);
+    scan_diag_print_text(out, accesses);
   }
-  if (O.stats) check_stats(stderr);
+  if (scan_main_options.stats) scan_check_stats(stderr);
   if (out != stdout) fclose(out);
   if (status) return status;
   for (int k = 0; k < FK_COUNT; k++)
-    if (k != FK_UNKNOWN && diag_reported((scan_fkind)k)) return 1;
+    if (k != FK_UNKNOWN && scan_diag_reported((scan_fkind)k)) return 1;
   return 0;
 }

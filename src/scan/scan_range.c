@@ -95,7 +95,7 @@ static both compute(range_ctx *r, const sx *e) {
   switch (e->op) {
   case SX_CONST:
     out.u = (ival){(i128)e->k, (i128)e->k};
-    out.s = (ival){sx_sext_val(e->k, w), sx_sext_val(e->k, w)};
+    out.s = (ival){scan_expr_sext_val(e->k, w), scan_expr_sext_val(e->k, w)};
     return out;
   case SX_VAR: return out;
   default: break;
@@ -140,18 +140,18 @@ static both compute(range_ctx *r, const sx *e) {
     break;
   }
   case SX_SHL:
-    if (sx_is_const(e->b, &k) && k < w) {
+    if (scan_expr_is_const(e->b, &k) && k < w) {
       ival p = {(i128)1 << k, (i128)1 << k};
       out.s = fit_or(mul_iv(a.s, p), fs);
       out.u = fit_or(mul_iv(a.u, p), fu);
     }
     break;
   case SX_LSHR:
-    if (sx_is_const(e->b, &k) && k < w) out.u = (ival){a.u.lo >> k, a.u.hi >> k};
+    if (scan_expr_is_const(e->b, &k) && k < w) out.u = (ival){a.u.lo >> k, a.u.hi >> k};
     else out.u = (ival){0, a.u.hi};
     break;
   case SX_ASHR:
-    if (sx_is_const(e->b, &k) && k < w) out.s = (ival){a.s.lo >> k, a.s.hi >> k};
+    if (scan_expr_is_const(e->b, &k) && k < w) out.s = (ival){a.s.lo >> k, a.s.hi >> k};
     break;
   case SX_AND:
     out.u = (ival){0, mn(a.u.hi, b.u.hi)};
@@ -192,8 +192,8 @@ static void ensure(unsigned id) {
   if (id < N.cap) return;
   size_t n = N.cap ? N.cap : 4096;
   while (n <= id) n *= 2;
-  both *ref = scan_alloc(n * sizeof *ref), *memo = scan_alloc(n * sizeof *memo);
-  uint32_t *st = scan_alloc(n * sizeof *st), *own = scan_alloc(n * sizeof *own);
+  both *ref = scan_util_alloc(n * sizeof *ref), *memo = scan_util_alloc(n * sizeof *memo);
+  uint32_t *st = scan_util_alloc(n * sizeof *st), *own = scan_util_alloc(n * sizeof *own);
   if (N.cap) {
     memcpy(ref, N.ref, N.cap * sizeof *ref);
     memcpy(memo, N.memo, N.cap * sizeof *memo);
@@ -255,8 +255,8 @@ static void narrow_down(range_ctx *r, const sx *e, bool sgn, ival v, int depth) 
   }
   case SX_MUL:
   case SX_SHL: {
-    if (!sx_is_const(e->b, &k)) break;
-    i128 c = e->op == SX_SHL ? (k < w ? (i128)1 << k : 0) : sgn ? sx_sext_val(k, w) : (i128)k;
+    if (!scan_expr_is_const(e->b, &k)) break;
+    i128 c = e->op == SX_SHL ? (k < w ? (i128)1 << k : 0) : sgn ? scan_expr_sext_val(k, w) : (i128)k;
     both a = get(r, e->a);
     ival av = sgn ? a.s : a.u;
     if (c < 1 || !fits(mul_iv(av, (ival){c, c}), lim)) break;
@@ -267,8 +267,8 @@ static void narrow_down(range_ctx *r, const sx *e, bool sgn, ival v, int depth) 
   }
   case SX_SDIV:
   case SX_UDIV: {
-    if (!sx_is_const(e->b, &k) || (e->op == SX_SDIV) != sgn) break;
-    i128 c = sgn ? sx_sext_val(k, w) : (i128)k;
+    if (!scan_expr_is_const(e->b, &k) || (e->op == SX_SDIV) != sgn) break;
+    i128 c = sgn ? scan_expr_sext_val(k, w) : (i128)k;
     if (c < 1) break;
     /* division truncates toward zero */
     i128 lo = v.lo > 0 ? v.lo * c : v.lo * c - (c - 1), hi = v.hi >= 0 ? v.hi * c + (c - 1) : v.hi * c;
@@ -365,8 +365,8 @@ static void use_atom(range_ctx *r, const sx *c, bool pos) {
   narrow(r, b, sgn, xa.lo + d, sgn ? smax(b->w) : umax(b->w), 0);
 }
 
-range_ctx *range_new(const scan_query *q) {
-  range_ctx *r = scan_alloc(sizeof *r);
+range_ctx *scan_range_new(const scan_query *q) {
+  range_ctx *r = scan_util_alloc(sizeof *r);
   r->q = q;
   r->serial = ++N.serial;
   for (size_t i = 0; i < q->conj.n; i++) VEC_PUSH(r->atoms, q->conj.v[i]);
@@ -380,14 +380,14 @@ range_ctx *range_new(const scan_query *q) {
   return r;
 }
 
-ival range_s(range_ctx *r, const sx *e) { return get(r, e).s; }
-ival range_u(range_ctx *r, const sx *e) { return get(r, e).u; }
+ival scan_range_s(range_ctx *r, const sx *e) { return get(r, e).s; }
+ival scan_range_u(range_ctx *r, const sx *e) { return get(r, e).u; }
 
-bool range_safe(range_ctx *r, const scan_query *q) {
+bool scan_range_safe(range_ctx *r, const scan_query *q) {
   if (q->goal.k != G_OOB) return false;
-  ival off = range_s(r, q->goal.off), w = range_u(r, q->goal.w), size = range_u(r, q->goal.size);
+  ival off = scan_range_s(r, q->goal.off), w = scan_range_u(r, q->goal.w), size = scan_range_u(r, q->goal.size);
   if (off.lo > off.hi || size.lo > size.hi) return true; /* the conjuncts contradict each other */
   return off.lo >= 0 && off.hi + w.hi <= size.lo;
 }
 
-void range_reset(void) { memset(&N, 0, sizeof N); }
+void scan_range_reset(void) { memset(&N, 0, sizeof N); }

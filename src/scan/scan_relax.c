@@ -55,11 +55,11 @@ static Z3_ast or2(rx *x, Z3_ast a, Z3_ast b) { return two(x, Z3_mk_or, a, b); }
 static Z3_ast lt(rx *x, Z3_ast a, Z3_ast b) { return Z3_mk_le(x->C, add(x, a, num(x, 1)), b); }
 static Z3_ast le(rx *x, Z3_ast a, Z3_ast b) { return Z3_mk_le(x->C, a, b); }
 
-static ival iv(rx *x, const sx *e, int in) { return in == S ? range_s(x->r, e) : range_u(x->r, e); }
+static ival iv(rx *x, const sx *e, int in) { return in == S ? scan_range_s(x->r, e) : scan_range_u(x->r, e); }
 
 /* a fresh real within [lo, hi] */
 static Z3_ast fresh(rx *x, ival b) {
-  Z3_ast v = Z3_mk_const(x->C, Z3_mk_string_symbol(x->C, scan_fmt("f%d", x->fresh++)), x->real);
+  Z3_ast v = Z3_mk_const(x->C, Z3_mk_string_symbol(x->C, scan_util_fmt("f%d", x->fresh++)), x->real);
   if (b.lo <= b.hi) {
     Z3_solver_assert(x->C, x->s, le(x, num(x, b.lo), v));
     Z3_solver_assert(x->C, x->s, le(x, v, num(x, b.hi)));
@@ -89,9 +89,9 @@ static Z3_ast T_raw(rx *x, const sx *e, int in) {
   ival me = iv(x, e, in);
   uint64_t k;
   switch (e->op) {
-  case SX_CONST: return num(x, in == S ? (i128)sx_sext_val(e->k, w) : (i128)e->k);
+  case SX_CONST: return num(x, in == S ? (i128)scan_expr_sext_val(e->k, w) : (i128)e->k);
   case SX_VAR: {
-    scan_var *v = scan_var_get((int)e->k);
+    scan_var *v = scan_expr_var_get((int)e->k);
     /* the real is the variable's natural reading; the other reading is the
        same number where it fits */
     int nat = v->sgn ? S : U;
@@ -127,8 +127,8 @@ static Z3_ast T_raw(rx *x, const sx *e, int in) {
   case SX_LSHR:
   case SX_ASHR: {
     int din = e->op == SX_UDIV || e->op == SX_LSHR ? U : S;
-    if (!sx_is_const(e->b, &k)) return fresh(x, me);
-    i128 c = e->op == SX_LSHR || e->op == SX_ASHR ? (k < w ? (i128)1 << k : 0) : (i128)(din == S ? sx_sext_val(k, w) : (i128)k);
+    if (!scan_expr_is_const(e->b, &k)) return fresh(x, me);
+    i128 c = e->op == SX_LSHR || e->op == SX_ASHR ? (k < w ? (i128)1 << k : 0) : (i128)(din == S ? scan_expr_sext_val(k, w) : (i128)k);
     ival a = iv(x, e->a, din);
     /* C's division truncates: the floor only for a non-negative dividend; shifts floor always */
     bool floor_ok = e->op == SX_LSHR || e->op == SX_ASHR || a.lo >= 0;
@@ -140,7 +140,7 @@ static Z3_ast T_raw(rx *x, const sx *e, int in) {
   case SX_SREM:
   case SX_AND: {
     int din = e->op == SX_SREM ? S : U;
-    if (e->op != SX_AND && !sx_is_const(e->b, &k) && iv(x, e->b, din).lo >= 1 && iv(x, e->a, din).lo >= 0 &&
+    if (e->op != SX_AND && !scan_expr_is_const(e->b, &k) && iv(x, e->b, din).lo >= 1 && iv(x, e->a, din).lo >= 0 &&
         fits(iv(x, e->a, din), w, in)) {
       /* a % b of a non-negative a by a divisor that is not zero: below the
          divisor, and at most a */
@@ -149,8 +149,8 @@ static Z3_ast T_raw(rx *x, const sx *e, int in) {
       Z3_solver_assert(x->C, x->s, le(x, r, ta));
       return r;
     }
-    if (!sx_is_const(e->b, &k)) return fresh(x, me);
-    i128 c = e->op == SX_AND ? (i128)k + 1 : din == S ? (i128)sx_sext_val(k, w) : (i128)k;
+    if (!scan_expr_is_const(e->b, &k)) return fresh(x, me);
+    i128 c = e->op == SX_AND ? (i128)k + 1 : din == S ? (i128)scan_expr_sext_val(k, w) : (i128)k;
     bool mask = e->op != SX_AND || (k && !(k & (k + 1)));
     ival a = iv(x, e->a, din);
     if (c < 1 || !mask || a.lo < 0 || !fits(iv(x, e, din), w, in)) return fresh(x, me);
@@ -159,7 +159,7 @@ static Z3_ast T_raw(rx *x, const sx *e, int in) {
     return sub(x, ta, mul(x, num(x, c), q));
   }
   case SX_SHL: {
-    if (!sx_is_const(e->b, &k) || k >= w) return fresh(x, me);
+    if (!scan_expr_is_const(e->b, &k) || k >= w) return fresh(x, me);
     ival a = iv(x, e->a, in);
     i128 p = (i128)1 << k;
     if (!fits((ival){a.lo * p, a.hi * p}, w, in)) return fresh(x, me);
@@ -182,8 +182,8 @@ static void ensure(size_t n) {
   size_t c = X.cap ? X.cap : 4096;
   while (c < n) c *= 2;
   for (int i = 0; i < 2; i++) {
-    Z3_ast *m = scan_alloc(c * sizeof *m);
-    uint32_t *st = scan_alloc(c * sizeof *st);
+    Z3_ast *m = scan_util_alloc(c * sizeof *m);
+    uint32_t *st = scan_util_alloc(c * sizeof *st);
     if (X.cap) {
       memcpy(m, X.memo[i], X.cap * sizeof *m);
       memcpy(st, X.stamp[i], X.cap * sizeof *st);
@@ -249,7 +249,7 @@ static Z3_ast B_raw(rx *x, const sx *e, bool pos) {
     /* the same bits: compare in a reading where both sides are exact */
     return cmp(x, e, iv(x, e->a, S).lo >= 0 && iv(x, e->b, S).lo >= 0 ? U : S, pos);
   default: {
-    Z3_ast v = Z3_mk_const(x->C, Z3_mk_string_symbol(x->C, scan_fmt("g%d", x->fresh++)), Z3_mk_bool_sort(x->C));
+    Z3_ast v = Z3_mk_const(x->C, Z3_mk_string_symbol(x->C, scan_util_fmt("g%d", x->fresh++)), Z3_mk_bool_sort(x->C));
     return pos ? v : Z3_mk_not(x->C, v);
   }
   }
@@ -284,18 +284,18 @@ static Z3_ast goal(rx *x, const scan_goal *g) {
   return and2(x, in, bad);
 }
 
-qres relax_check(range_ctx *r, const scan_query *q, uint64_t rlimit) {
-  if (z3_budget_spent()) return Q_UNKNOWN;
-  rx x = {r, z3_begin(), NULL, NULL, 0};
+qres scan_relax_check(range_ctx *r, const scan_query *q, uint64_t rlimit) {
+  if (scan_z3_budget_spent()) return Q_UNKNOWN;
+  rx x = {r, scan_z3_begin(), NULL, NULL, 0};
   x.real = Z3_mk_real_sort(x.C);
-  x.s = z3_solver("QF_NRA", rlimit);
+  x.s = scan_z3_solver("QF_NRA", rlimit);
   X.epoch++;
   for (size_t i = 0; i < q->conj.n; i++) Z3_solver_assert(x.C, x.s, B(&x, q->conj.v[i]));
   Z3_solver_assert(x.C, x.s, goal(&x, &q->goal));
   Z3_lbool res = Z3_solver_check(x.C, x.s);
-  z3_release(x.s);
-  z3_end();
+  scan_z3_release(x.s);
+  scan_z3_end();
   return res == Z3_L_FALSE ? Q_UNSAT : Q_UNKNOWN;
 }
 
-void relax_reset(void) { memset(&X, 0, sizeof X); }
+void scan_relax_reset(void) { memset(&X, 0, sizeof X); }

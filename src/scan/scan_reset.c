@@ -8,15 +8,15 @@
 #include "scan_solve.h"
 
 void scan_reset(void) {
-  unit_reset();
-  check_reset();
-  cache_reset();
-  range_reset();
-  relax_reset();
-  z3_reset();
-  diag_reset();
-  sx_reset();
-  scan_intern_reset();
-  scan_alloc_reset(); /* everything above pointed into it */
-  model_reset();      /* makes its first expression in the new arena */
+  scan_unit_reset();
+  scan_check_reset();
+  scan_cache_reset();
+  scan_range_reset();
+  scan_relax_reset();
+  scan_z3_reset();
+  scan_diag_reset();
+  scan_expr_reset();
+  scan_util_intern_reset();
+  scan_util_alloc_reset(); /* everything above pointed into it */
+  scan_model_reset();      /* makes its first expression in the new arena */
 }

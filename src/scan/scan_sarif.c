@@ -24,11 +24,11 @@ static void json_str(FILE *out, const char *s) {
 /* a file name as a URI reference: absolute paths as file:// URIs */
 static const char *uri(const char *path) {
   scan_buf b = {0};
-  if (path[0] == '/') buf_add(&b, "file://");
+  if (path[0] == '/') scan_util_buf_add(&b, "file://");
   for (const char *p = path; *p; p++) {
     unsigned char c = (unsigned char)*p;
-    if (isalnum(c) || strchr("/-._~", c)) buf_addn(&b, p, 1);
-    else buf_add(&b, "%%%02X", c);
+    if (isalnum(c) || strchr("/-._~", c)) scan_util_buf_addn(&b, p, 1);
+    else scan_util_buf_add(&b, "%%%02X", c);
   }
   return b.s;
 }
@@ -38,8 +38,8 @@ typedef struct {
 } not_analysed;
 static VEC(not_analysed) failed;
 
-void sarif_not_analysed(const char *file, const char *why) {
-  not_analysed n = {scan_strdup(file), scan_strdup(why ? why : "not analysed")};
+void scan_sarif_not_analysed(const char *file, const char *why) {
+  not_analysed n = {scan_util_strdup(file), scan_util_strdup(why ? why : "not analysed")};
   VEC_PUSH(failed, n);
 }
 
@@ -50,15 +50,15 @@ static void physical(FILE *out, scan_loc l) {
   fprintf(out, "}, \"region\": {\"startLine\": %u, \"startColumn\": %u}}", l.line ? l.line : 1, l.col ? l.col : 1);
 }
 
-void diag_print_sarif(FILE *out, const char *const *files, int nfiles) {
+void scan_sarif_print(FILE *out, const char *const *files, int nfiles) {
   fputs("{\n  \"$schema\": \"https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json\",\n", out);
   fputs("  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n", out);
   fprintf(out, "      \"tool\": {\"driver\": {\"name\": \"gsan-scan\", \"version\": \"%s\", \"rules\": [\n", SCAN_VERSION);
   for (int k = 0; k < FK_COUNT; k++) {
     fputs("        {\"id\": ", out);
-    json_str(out, fk_tag((scan_fkind)k));
+    json_str(out, scan_diag_kind_tag((scan_fkind)k));
     fputs(", \"shortDescription\": {\"text\": ", out);
-    json_str(out, fk_title((scan_fkind)k));
+    json_str(out, scan_diag_kind_title((scan_fkind)k));
     fprintf(out, "}, \"defaultConfiguration\": {\"level\": \"%s\"}}%s\n", k == FK_UNKNOWN ? "note" : "warning",
             k + 1 < FK_COUNT ? "," : "");
   }
@@ -76,7 +76,7 @@ void diag_print_sarif(FILE *out, const char *const *files, int nfiles) {
     for (size_t i = 0; i < failed.n; i++) {
       fputs(i ? ",\n        " : "\n        ", out);
       fputs("{\"level\": \"error\", \"descriptor\": {\"id\": \"gsan-scan-not-analysed\"}, \"message\": {\"text\": ", out);
-      json_str(out, scan_fmt("%s: not analysed: %s", failed.v[i].file, failed.v[i].why));
+      json_str(out, scan_util_fmt("%s: not analysed: %s", failed.v[i].file, failed.v[i].why));
       fputs("}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", out);
       json_str(out, uri(failed.v[i].file));
       fputs("}}}]}", out);
@@ -85,16 +85,16 @@ void diag_print_sarif(FILE *out, const char *const *files, int nfiles) {
   }
   fputs("}],\n      \"results\": [", out);
   bool first = true;
-  for (size_t i = 0; i < diag_count(); i++) {
-    scan_finding *f = diag_get(i);
+  for (size_t i = 0; i < scan_diag_count(); i++) {
+    scan_finding *f = scan_diag_get(i);
     if (f->dropped || !f->loc.file) continue;
     fputs(first ? "\n        {" : ",\n        {", out);
     first = false;
     fputs("\"ruleId\": ", out);
-    json_str(out, fk_tag(f->kind));
+    json_str(out, scan_diag_kind_tag(f->kind));
     fprintf(out, ", \"ruleIndex\": %d, \"level\": \"%s\", \"message\": {\"text\": ", (int)f->kind,
             f->kind == FK_UNKNOWN ? "note" : "warning");
-    json_str(out, f->witness ? scan_fmt("%s (witness: %s)", f->msg, f->witness) : f->msg);
+    json_str(out, f->witness ? scan_util_fmt("%s (witness: %s)", f->msg, f->witness) : f->msg);
     fputs("},\n         \"locations\": [", out);
     fputs("{", out);
     physical(out, f->loc);

@@ -34,45 +34,45 @@ typedef enum { Q_UNSAT, Q_SAT, Q_UNKNOWN } qres;
 
 /* the query for goal under path condition reach: the path's conjuncts that
    share variables with the goal, and the facts of every variable reached */
-void query_build(scan_query *q, scan_goal goal, const sx *reach);
+void scan_check_query_build(scan_query *q, scan_goal goal, const sx *reach);
 
 /* the three deciders. values[v] receives variable v's value (indexed by
-   variable id, room for scan_var_count()) when Q_SAT */
+   variable id, room for scan_expr_var_count()) when Q_SAT */
 typedef struct range_ctx range_ctx;
-bool range_safe(range_ctx *r, const scan_query *q);
-qres relax_check(range_ctx *r, const scan_query *q, uint64_t rlimit);
-qres z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values);
+bool scan_range_safe(range_ctx *r, const scan_query *q);
+qres scan_relax_check(range_ctx *r, const scan_query *q, uint64_t rlimit);
+qres scan_z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values);
 /* a fresh Z3 context for one question, and its end */
-Z3_context z3_begin(void);
-void z3_end(void);
+Z3_context scan_z3_begin(void);
+void scan_z3_end(void);
 /* a fresh solver (reference held) for logic, with a resource limit (and
    --timeout as a wall-clock one) */
-Z3_solver z3_solver(const char *logic, uint64_t rlimit);
+Z3_solver scan_z3_solver(const char *logic, uint64_t rlimit);
 /* the run's budget (--budget): true once too little is left for a question
-   (then z3_check and relax_check answer Q_UNKNOWN at once); units used so far */
-bool z3_budget_spent(void);
-uint64_t z3_spent(void);
-void z3_release(Z3_solver s);
+   (then scan_z3_check and scan_relax_check answer Q_UNKNOWN at once); units used so far */
+bool scan_z3_budget_spent(void);
+uint64_t scan_z3_spent(void);
+void scan_z3_release(Z3_solver s);
 
 /* decide(q) through a cache of answers keyed by the question's structure
    (scan_cache.c); values as decide gives them */
-qres cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, uint64_t *));
-unsigned cache_hits(void);
+qres scan_cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, uint64_t *));
+unsigned scan_cache_hits(void);
 /* scan_reset's share of each decider's tables */
-void cache_reset(void);
-void range_reset(void);
-void relax_reset(void);
-void z3_reset(void);
+void scan_cache_reset(void);
+void scan_range_reset(void);
+void scan_relax_reset(void);
+void scan_z3_reset(void);
 
 /* an expression's value under an assignment (semantics as the solver's) */
-uint64_t sx_eval(const sx *e, const uint64_t *values);
+uint64_t scan_expr_eval(const sx *e, const uint64_t *values);
 
 /* intervals of terms under the query's conjuncts (scan_range.c) */
 typedef struct {
   __int128 lo, hi; /* the value read signed (s) or unsigned (u) */
 } ival;
-range_ctx *range_new(const scan_query *q);
-ival range_s(range_ctx *r, const sx *e);
-ival range_u(range_ctx *r, const sx *e);
+range_ctx *scan_range_new(const scan_query *q);
+ival scan_range_s(range_ctx *r, const sx *e);
+ival scan_range_u(range_ctx *r, const sx *e);
 
 #endif

@@ -15,20 +15,20 @@ static enum CXCursorKind kind(CXCursor c) { return clang_getCursorKind(c); }
 static bool null(CXCursor c) { return clang_Cursor_isNull(c) != 0; }
 
 static unsigned next_frame = 1;
-unsigned unit_frame(void) { return next_frame++; }
+unsigned scan_unit_frame(void) { return next_frame++; }
 
 /* names of the functions the interpreter entered, for templates */
 static VEC(const char *) entered;
 
-void unit_entered(CXCursor def) {
-  const char *n = cur_name(def);
+void scan_unit_entered(CXCursor def) {
+  const char *n = scan_front_cursor_name(def);
   for (size_t i = 0; i < entered.n; i++)
     if (entered.v[i] == n) return;
   VEC_PUSH(entered, n);
 }
 
 static bool was_entered(CXCursor f) {
-  const char *n = cur_name(f);
+  const char *n = scan_front_cursor_name(f);
   for (size_t i = 0; i < entered.n; i++)
     if (entered.v[i] == n) return true;
   return false;
@@ -49,7 +49,7 @@ static unit P; /* the program being analysed */
 /* a function's identity across translation units */
 static const char *usr(CXCursor c) {
   CXString s = clang_getCursorUSR(c);
-  const char *r = scan_intern(clang_getCString(s));
+  const char *r = scan_util_intern(clang_getCString(s));
   clang_disposeString(s);
   return r;
 }
@@ -77,16 +77,16 @@ static CXCursor defined(CXCursor callee) {
         break;
       }
   }
-  return null(d) || cur_in_system(d) ? clang_getNullCursor() : d;
+  return null(d) || scan_front_cursor_in_system(d) ? clang_getNullCursor() : d;
 }
 
-CXCursor unit_definition(CXCursor callee) {
+CXCursor scan_unit_definition(CXCursor callee) {
   CXCursor d = defined(callee);
   enum CXCursorKind k = kind(d);
   return k == CXCursor_FunctionDecl || (k == CXCursor_CXXMethod && clang_CXXMethod_isStatic(d)) ? d : clang_getNullCursor();
 }
 
-CXCursor unit_method(CXCursor callee) {
+CXCursor scan_unit_method(CXCursor callee) {
   CXCursor d = defined(callee);
   return kind(d) == CXCursor_CXXMethod || kind(d) == CXCursor_Constructor ? d : clang_getNullCursor();
 }
@@ -122,7 +122,7 @@ static enum CXChildVisitResult call_visit(CXCursor c, CXCursor parent, CXClientD
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   unit *u = data;
-  if (cur_in_system(c)) return CXChildVisit_Continue;
+  if (scan_front_cursor_in_system(c)) return CXChildVisit_Continue;
   switch (kind(c)) {
   case CXCursor_Namespace:
   case CXCursor_LinkageSpec:
@@ -151,43 +151,43 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
   }
 }
 
-static bool is_kernel(CXCursor f) { return cur_has_attr(f, CXCursor_CUDAGlobalAttr); }
+static bool is_kernel(CXCursor f) { return scan_front_cursor_has_attr(f, CXCursor_CUDAGlobalAttr); }
 static bool is_device_only(CXCursor f) {
-  return cur_has_attr(f, CXCursor_CUDADeviceAttr) && !cur_has_attr(f, CXCursor_CUDAHostAttr);
+  return scan_front_cursor_has_attr(f, CXCursor_CUDADeviceAttr) && !scan_front_cursor_has_attr(f, CXCursor_CUDAHostAttr);
 }
 
 /* an entry's parameters: inputs, and pointers to allocations nobody here made;
    for a function whose address is taken (std::thread(work, i), a callback) the
    values it is called with are not known, and not arbitrary either */
 static void run_entry(CXCursor fn, bool address_taken, bool dead) {
-  const char *name = cur_name(fn);
+  const char *name = scan_front_cursor_name(fn);
   VEC(val) args = {0};
   CXCursor *k;
-  int n = cur_children(fn, &k);
+  int n = scan_front_cursor_children(fn, &k);
   bool is_main = !strcmp(name, "main");
   for (int i = 0; i < n; i++) {
     if (kind(k[i]) != CXCursor_ParmDecl) continue;
     CXType t = clang_getCursorType(k[i]);
-    const char *pn = cur_name(k[i]);
+    const char *pn = scan_front_cursor_name(k[i]);
     const char *why = is_main        ? "the pointer is main's argv"
-                      : address_taken ? scan_fmt("'%s' is a parameter of '%s', which is called through its address", pn, name)
-                      : dead          ? scan_fmt("'%s' is a parameter of '%s', which the program's main does not reach", pn, name)
-                                      : scan_fmt("'%s' is a parameter of '%s', which nothing in the analysed code calls", pn, name);
-    val v = v_fresh(t, address_taken || dead ? VK_OPAQUE : VK_INPUT, pn, cur_loc(k[i]), why);
-    if (is_main && v.k == V_INT && args.n == 0) scan_var_fact((int)v.e->k, sx_bin(SX_SLE, sx_const(v.e->w, 1), v.e));
+                      : address_taken ? scan_util_fmt("'%s' is a parameter of '%s', which is called through its address", pn, name)
+                      : dead          ? scan_util_fmt("'%s' is a parameter of '%s', which the program's main does not reach", pn, name)
+                                      : scan_util_fmt("'%s' is a parameter of '%s', which nothing in the analysed code calls", pn, name);
+    val v = scan_eval_val_fresh(t, address_taken || dead ? VK_OPAQUE : VK_INPUT, pn, scan_front_cursor_loc(k[i]), why);
+    if (is_main && v.k == V_INT && args.n == 0) scan_expr_var_fact((int)v.e->k, scan_expr_bin(SX_SLE, scan_expr_const(v.e->w, 1), v.e));
     VEC_PUSH(args, v);
   }
   interp I;
   memset(&I, 0, sizeof I);
-  I.env = env_new();
-  I.reach = sx_true();
+  I.env = scan_env_new();
+  I.reach = scan_expr_true();
   I.device = false;
-  I.copied0 = env_copied();
-  call_user(&I, fn, args.v, (int)args.n, fn);
+  I.copied0 = scan_env_copied();
+  scan_exec_call_user(&I, fn, args.v, (int)args.n, fn);
 }
 
 static int by_line(const void *a, const void *b) {
-  return loc_cmp(cur_loc(*(const CXCursor *)a), cur_loc(*(const CXCursor *)b));
+  return scan_util_loc_cmp(scan_front_cursor_loc(*(const CXCursor *)a), scan_front_cursor_loc(*(const CXCursor *)b));
 }
 
 /* ---- programs: which units the linker would join ---- */
@@ -196,9 +196,9 @@ static int find(int *parent, int i) {
   return i;
 }
 
-void unit_programs(scan_tu *t, int n, int *program) {
-  unit *u = scan_alloc(((size_t)n + 1) * sizeof *u);
-  int *parent = scan_alloc(((size_t)n + 1) * sizeof *parent);
+void scan_unit_programs(scan_tu *t, int n, int *program) {
+  unit *u = scan_util_alloc(((size_t)n + 1) * sizeof *u);
+  int *parent = scan_util_alloc(((size_t)n + 1) * sizeof *parent);
   for (int i = 0; i < n; i++) {
     memset(&u[i], 0, sizeof u[i]);
     clang_visitChildren(clang_getTranslationUnitCursor(t[i].tu), top_visit, &u[i]);
@@ -228,7 +228,7 @@ void unit_programs(scan_tu *t, int n, int *program) {
   for (int i = 0; i < n; i++) program[i] = find(parent, i);
 }
 
-void unit_analyse(scan_tu *t, int n) {
+void scan_unit_analyse(scan_tu *t, int n) {
   memset(&P, 0, sizeof P);
   entered.n = 0;
   for (int i = 0; i < n; i++) clang_visitChildren(clang_getTranslationUnitCursor(t[i].tu), top_visit, &P);
@@ -237,12 +237,12 @@ void unit_analyse(scan_tu *t, int n) {
      code main does not reach (or reaches through a pointer): its accesses are
      still examined, but with arguments that are not known, never inputs */
   bool has_main = false;
-  for (size_t i = 0; i < P.defs.n; i++) has_main |= !strcmp(cur_name(P.defs.v[i]), "main");
+  for (size_t i = 0; i < P.defs.n; i++) has_main |= !strcmp(scan_front_cursor_name(P.defs.v[i]), "main");
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < P.defs.n; i++) {
       CXCursor f = P.defs.v[i];
       const char *u = usr(f);
-      bool is_main = !strcmp(cur_name(f), "main");
+      bool is_main = !strcmp(scan_front_cursor_name(f), "main");
       if ((pass == 0) != is_main || is_kernel(f) || is_device_only(f) || has(&P.called, u)) continue;
       if (kind(f) == CXCursor_CXXMethod || kind(f) == CXCursor_Constructor) continue;
       run_entry(f, count(&P.refs, u) > count(&P.calls, u), has_main && !is_main);
@@ -250,18 +250,18 @@ void unit_analyse(scan_tu *t, int n) {
   /* what no launch or call reached */
   for (size_t i = 0; i < P.defs.n; i++) {
     CXCursor f = P.defs.v[i];
-    if (is_kernel(f) && !launch_count(f)) run_free(f);
-    else if (is_device_only(f) && !has(&P.called, usr(f))) run_free(f);
+    if (is_kernel(f) && !scan_device_launch_count(f)) scan_device_run_free(f);
+    else if (is_device_only(f) && !has(&P.called, usr(f))) scan_device_run_free(f);
   }
   for (size_t i = 0; i < P.templates.n; i++) {
     CXCursor f = P.templates.v[i];
     if (!was_entered(f) && (is_kernel(f) || is_device_only(f))) {
-      diag_new(FK_UNKNOWN, cur_loc(f), scan_fmt("'%s' is a template that is never instantiated: its accesses are not analysed", cur_name(f)));
+      scan_diag_new(FK_UNKNOWN, scan_front_cursor_loc(f), scan_util_fmt("'%s' is a template that is never instantiated: its accesses are not analysed", scan_front_cursor_name(f)));
     }
   }
 }
 
-void unit_reset(void) {
+void scan_unit_reset(void) {
   next_frame = 1;
   memset(&P, 0, sizeof P);
   memset(&entered, 0, sizeof entered);

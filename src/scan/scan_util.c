@@ -24,7 +24,7 @@ static void *chunk(size_t n) {
   return (char *)c + 16;
 }
 
-void *scan_alloc(size_t n) {
+void *scan_util_alloc(size_t n) {
   n = (n + 15) & ~(size_t)15;
   if (n > CHUNK / 4) return chunk(n);
   if (n > arena.left) {
@@ -37,7 +37,7 @@ void *scan_alloc(size_t n) {
   return r;
 }
 
-void scan_alloc_reset(void) {
+void scan_util_alloc_reset(void) {
   for (void **c = arena.chain; c;) {
     void **next = c[0];
     free(c);
@@ -46,28 +46,28 @@ void scan_alloc_reset(void) {
   memset(&arena, 0, sizeof arena);
 }
 
-char *scan_strndup(const char *s, size_t n) {
-  char *r = scan_alloc(n + 1);
+char *scan_util_strndup(const char *s, size_t n) {
+  char *r = scan_util_alloc(n + 1);
   memcpy(r, s, n);
   return r;
 }
 
-char *scan_strdup(const char *s) { return scan_strndup(s, strlen(s)); }
+char *scan_util_strdup(const char *s) { return scan_util_strndup(s, strlen(s)); }
 
-char *scan_vfmt(const char *fmt, va_list ap) {
+char *scan_util_vfmt(const char *fmt, va_list ap) {
   va_list ap2;
   va_copy(ap2, ap);
   int n = vsnprintf(NULL, 0, fmt, ap2);
   va_end(ap2);
-  char *r = scan_alloc((size_t)n + 1);
+  char *r = scan_util_alloc((size_t)n + 1);
   vsnprintf(r, (size_t)n + 1, fmt, ap);
   return r;
 }
 
-char *scan_fmt(const char *fmt, ...) {
+char *scan_util_fmt(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *r = scan_vfmt(fmt, ap);
+  char *r = scan_util_vfmt(fmt, ap);
   va_end(ap);
   return r;
 }
@@ -83,13 +83,13 @@ static uint32_t str_hash(const char *s) {
   return h;
 }
 
-void scan_intern_reset(void) { memset(&strs, 0, sizeof strs); }
+void scan_util_intern_reset(void) { memset(&strs, 0, sizeof strs); }
 
-const char *scan_intern(const char *s) {
+const char *scan_util_intern(const char *s) {
   if (!s) return NULL;
   if (2 * (strs.n + 1) > strs.cap) {
     size_t ncap = strs.cap ? 2 * strs.cap : 1024;
-    const char **ns = scan_alloc(ncap * sizeof *ns);
+    const char **ns = scan_util_alloc(ncap * sizeof *ns);
     for (size_t i = 0; i < strs.cap; i++)
       if (strs.slot[i]) {
         size_t j = str_hash(strs.slot[i]) & (ncap - 1);
@@ -105,14 +105,14 @@ const char *scan_intern(const char *s) {
     j = (j + 1) & (strs.cap - 1);
   }
   strs.n++;
-  return strs.slot[j] = scan_strdup(s);
+  return strs.slot[j] = scan_util_strdup(s);
 }
 
-void buf_addn(scan_buf *b, const char *s, size_t n) {
+void scan_util_buf_addn(scan_buf *b, const char *s, size_t n) {
   if (b->n + n + 1 > b->cap) {
     size_t ncap = b->cap ? b->cap : 64;
     while (ncap < b->n + n + 1) ncap *= 2;
-    char *ns = scan_alloc(ncap);
+    char *ns = scan_util_alloc(ncap);
     if (b->n) memcpy(ns, b->s, b->n);
     b->s = ns;
     b->cap = ncap;
@@ -122,15 +122,15 @@ void buf_addn(scan_buf *b, const char *s, size_t n) {
   b->s[b->n] = 0;
 }
 
-void buf_add(scan_buf *b, const char *fmt, ...) {
+void scan_util_buf_add(scan_buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *s = scan_vfmt(fmt, ap);
+  char *s = scan_util_vfmt(fmt, ap);
   va_end(ap);
-  buf_addn(b, s, strlen(s));
+  scan_util_buf_addn(b, s, strlen(s));
 }
 
-int loc_cmp(scan_loc a, scan_loc b) {
+int scan_util_loc_cmp(scan_loc a, scan_loc b) {
   if (a.file != b.file) {
     if (!a.file) return -1;
     if (!b.file) return 1;

@@ -25,7 +25,7 @@ static void on_error(Z3_context c, Z3_error_code e) {
 /* Each question gets a context of its own: in one context that had seen
    thousands of questions, the same question took several times longer (and
    the bit-vector search for wrap-around witnesses varied with the history). */
-Z3_context z3_begin(void) {
+Z3_context scan_z3_begin(void) {
   Z3_config cfg = Z3_mk_config();
   C = Z3_mk_context(cfg);
   Z3_del_config(cfg);
@@ -34,19 +34,19 @@ Z3_context z3_begin(void) {
   return C;
 }
 
-void z3_end(void) {
+void scan_z3_end(void) {
   spent += ctx_units;
   ctx_units = 0;
   Z3_del_context(C);
   C = NULL;
 }
 
-bool z3_budget_spent(void) { return spent + O.rlimit / 64 >= O.budget; }
-uint64_t z3_spent(void) { return spent; }
+bool scan_z3_budget_spent(void) { return spent + scan_main_options.rlimit / 64 >= scan_main_options.budget; }
+uint64_t scan_z3_spent(void) { return spent; }
 
-Z3_solver z3_solver(const char *logic, uint64_t rlimit) {
+Z3_solver scan_z3_solver(const char *logic, uint64_t rlimit) {
   Z3_solver s;
-  if (rlimit > O.budget - spent) rlimit = O.budget - spent;
+  if (rlimit > scan_main_options.budget - spent) rlimit = scan_main_options.budget - spent;
   if (logic && !strcmp(logic, "QF_BV")) {
     /* one-shot questions: simplify, bit-blast, SAT, without the incremental
        core the logic's default solver brings (seen several times slower to
@@ -72,13 +72,13 @@ Z3_solver z3_solver(const char *logic, uint64_t rlimit) {
   Z3_params p = Z3_mk_params(C);
   Z3_params_inc_ref(C, p);
   Z3_params_set_uint(C, p, Z3_mk_string_symbol(C, "rlimit"), (unsigned)(rlimit > 0xffffffffu ? 0xffffffffu : rlimit));
-  Z3_params_set_uint(C, p, Z3_mk_string_symbol(C, "timeout"), O.timeout_ms);
+  Z3_params_set_uint(C, p, Z3_mk_string_symbol(C, "timeout"), scan_main_options.timeout_ms);
   Z3_solver_set_params(C, s, p);
   Z3_params_dec_ref(C, p);
   return s;
 }
 
-void z3_release(Z3_solver s) {
+void scan_z3_release(Z3_solver s) {
   Z3_stats st = Z3_solver_get_statistics(C, s);
   Z3_stats_inc_ref(C, st);
   for (unsigned i = 0; i < Z3_stats_size(C, st); i++) {
@@ -167,8 +167,8 @@ static Z3_ast enc(const sx *e) {
   if (e->id >= ncache) {
     size_t n = ncache ? ncache : 4096;
     while (n <= e->id) n *= 2;
-    Z3_ast *nc = scan_alloc(n * sizeof *nc);
-    uint32_t *ng = scan_alloc(n * sizeof *ng);
+    Z3_ast *nc = scan_util_alloc(n * sizeof *nc);
+    uint32_t *ng = scan_util_alloc(n * sizeof *ng);
     if (ncache) {
       memcpy(nc, cache, ncache * sizeof *nc);
       memcpy(ng, cache_gen, ncache * sizeof *ng);
@@ -215,10 +215,10 @@ static Z3_ast enc_goal(const scan_goal *g) {
   return Z3_mk_and(C, 4, all);
 }
 
-qres z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values) {
-  if (z3_budget_spent()) return Q_UNKNOWN;
-  z3_begin();
-  Z3_solver s = z3_solver("QF_BV", rlimit);
+qres scan_z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values) {
+  if (scan_z3_budget_spent()) return Q_UNKNOWN;
+  scan_z3_begin();
+  Z3_solver s = scan_z3_solver("QF_BV", rlimit);
   for (size_t i = 0; i < q->conj.n; i++) Z3_solver_assert(C, s, enc(q->conj.v[i]));
   Z3_solver_assert(C, s, enc_goal(&q->goal));
   Z3_lbool r = Z3_solver_check(C, s);
@@ -230,8 +230,8 @@ qres z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values) {
       int v = q->vars.v[i];
       Z3_ast val;
       values[v] = 0;
-      if (!Z3_model_eval(C, m, enc(sx_var(v)), true, &val)) continue;
-      if (scan_var_get(v)->w == 1) {
+      if (!Z3_model_eval(C, m, enc(scan_expr_var(v)), true, &val)) continue;
+      if (scan_expr_var_get(v)->w == 1) {
         values[v] = Z3_get_bool_value(C, val) == Z3_L_TRUE;
       } else {
         uint64_t u = 0;
@@ -240,12 +240,12 @@ qres z3_check(const scan_query *q, uint64_t rlimit, uint64_t *values) {
     }
     Z3_model_dec_ref(C, m);
   }
-  z3_release(s);
-  z3_end();
+  scan_z3_release(s);
+  scan_z3_end();
   return res;
 }
 
-void z3_reset(void) {
+void scan_z3_reset(void) {
   cache = NULL;
   cache_gen = NULL;
   ncache = 0;

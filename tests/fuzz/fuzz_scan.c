@@ -1,5 +1,5 @@
 /* libFuzzer harness for gsan scan: the input is a CUDA source file held in
- * memory (front_parse_text: libclang parses it as an unsaved file, with
+ * memory (scan_front_parse_text: libclang parses it as an unsaved file, with
  * gsan's own CUDA declarations, so no toolkit is needed and each parse is
  * short), which is analysed as gsan scan analyses a file (host and device
  * code interpreted into the model, every access and use put to the deciders)
@@ -26,7 +26,7 @@
 
 /* gsan scan's options (scan_main.c, not linked): a budget per question of
  * 1/40 of the default (about 50 ms), 250 ms of wall clock at most */
-scan_opts O = {100000, 250, false, false, false, 1ull << 38};
+scan_opts scan_main_options = {100000, 250, false, false, false, 1ull << 38};
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -63,12 +63,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   scan_front_opts fo = {NULL, true, FUZZ_SCAN_DATA};
   static const char *const name = "/gsan-fuzz/input.cu";
   scan_tu tu;
-  if (front_parse_text(&fo, name, text, size, NULL, 0, &tu)) return 0;
-  unit_analyse(&tu, 1);
-  unsigned accesses = check_all();
-  front_dispose(&tu);
-  diag_sort();
-  diag_print_text(null, accesses);
-  diag_print_sarif(null, &name, 1);
+  if (scan_front_parse_text(&fo, name, text, size, NULL, 0, &tu)) return 0;
+  scan_unit_analyse(&tu, 1);
+  unsigned accesses = scan_check_all();
+  scan_front_dispose(&tu);
+  scan_diag_sort();
+  scan_diag_print_text(null, accesses);
+  scan_sarif_print(null, &name, 1);
   return 0;
 }
