@@ -23,6 +23,7 @@ char *scan_util_strndup(const char *s, size_t n);
 char *scan_util_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *scan_util_vfmt(const char *fmt, va_list ap);
 const char *scan_util_intern(const char *s); /* equal strings, one pointer */
+const char *scan_util_intern_n(const char *s, size_t n); /* the first n bytes of s, interned */
 /* scan_reset.c: forget every analysis so far (findings, variables,
    expressions, cached answers, interned strings) and free all that
    scan_util_alloc handed out, so the next starts as the first did */

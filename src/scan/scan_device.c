@@ -259,6 +259,7 @@ bool scan_device_builtin_var(interp *I, CXCursor e, val *out) {
   int which = !strcmp(n, "gridDim") ? 0 : !strcmp(n, "blockDim") ? 1 : !strcmp(n, "blockIdx") ? 2 : !strcmp(n, "threadIdx") ? 3 : -1;
   if (which < 0) return false;
   const char *ax = scan_front_cursor_member_token(e);
+  if (!ax) ax = scan_front_macro_member(e, n);
   int a = !ax ? -1 : ax[0] - 'x';
   if (!I->device || a < 0 || a > 2) {
     *out = scan_eval_val_opaque(clang_getCursorType(e), scan_front_cursor_loc(e), scan_util_fmt("'%s' is not read in a kernel the model follows", scan_front_cursor_text(e)));

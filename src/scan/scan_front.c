@@ -285,6 +285,129 @@ const char *scan_front_cursor_member_token(CXCursor c) {
   return NULL;
 }
 
+/* ---- members written inside macros ----
+   libclang maps a location in a macro's expansion to the macro's call, so
+   `b[TID]` with `#define TID (threadIdx.x + blockIdx.x * blockDim.x)` shows
+   neither the tokens nor the member of the builtins TID uses. The macros
+   of the translation unit's files are read once (each `#define` line, with
+   its continuations); the member of `threadIdx` in TID is the one axis that
+   follows `threadIdx.` in TID's body or in the macros it names, several
+   levels down. Two axes (`threadIdx.y * W + threadIdx.x`) decide nothing. */
+typedef struct {
+  const char *name, *body;
+} macro_def;
+typedef struct {
+  CXTranslationUnit tu;
+  VEC(macro_def) defs;
+} macro_table;
+static VEC(macro_table *) macro_tables;
+
+static bool ident_char(char c) { return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+static void macros_of_file(macro_table *t, const char *buf, size_t size) {
+  for (size_t i = 0; i < size;) {
+    size_t j = i;
+    while (j < size && (buf[j] == ' ' || buf[j] == '\t')) j++;
+    if (j + 7 < size && buf[j] == '#') {
+      j++;
+      while (j < size && (buf[j] == ' ' || buf[j] == '\t')) j++;
+      if (j + 6 < size && !strncmp(buf + j, "define", 6) && (buf[j + 6] == ' ' || buf[j + 6] == '\t')) {
+        j += 6;
+        while (j < size && (buf[j] == ' ' || buf[j] == '\t')) j++;
+        size_t n0 = j;
+        while (j < size && ident_char(buf[j])) j++;
+        size_t n1 = j;
+        if (j < size && buf[j] == '(')
+          while (j < size && buf[j] != ')' && buf[j] != '\n') j++;
+        VEC(char) body = {0};
+        for (; j < size && buf[j] != '\n'; j++) {
+          if (buf[j] == '\\' && j + 1 < size && buf[j + 1] == '\n') {
+            j++;
+            continue;
+          }
+          VEC_PUSH(body, buf[j]);
+        }
+        VEC_PUSH(body, 0);
+        if (n1 > n0) VEC_PUSH(t->defs, ((macro_def){scan_util_intern_n(buf + n0, n1 - n0), body.v}));
+      }
+    }
+    while (i < size && buf[i] != '\n') i++;
+    i++;
+  }
+}
+
+static void inclusion(CXFile f, CXSourceLocation *stack, unsigned n, CXClientData d) {
+  (void)stack;
+  (void)n;
+  macro_table *t = d;
+  size_t size = 0;
+  const char *buf = clang_getFileContents(t->tu, f, &size);
+  if (buf) macros_of_file(t, buf, size);
+}
+
+/* the last definition of the n-byte name */
+static const char *macro_body(macro_table *t, const char *name, size_t n) {
+  for (size_t i = t->defs.n; i-- > 0;)
+    if (!strncmp(t->defs.v[i].name, name, n) && !t->defs.v[i].name[n]) return t->defs.v[i].body;
+  return NULL;
+}
+
+/* the axes (bit 0: x) that follow `builtin.` in the body of macro name and
+   the macros it names */
+static unsigned macro_axes(macro_table *t, const char *name, size_t n, const char *builtin, int depth) {
+  const char *b = macro_body(t, name, n);
+  if (!b || depth > 8) return 0;
+  unsigned axes = 0;
+  size_t bl = strlen(builtin);
+  for (const char *p = b; *p;) {
+    if (!ident_char(*p) || (p > b && ident_char(p[-1]))) {
+      p++;
+      continue;
+    }
+    const char *q = p;
+    while (ident_char(*q)) q++;
+    if ((size_t)(q - p) == bl && !strncmp(p, builtin, bl)) {
+      const char *r = q;
+      while (*r == ' ') r++;
+      if (*r == '.') {
+        r++;
+        while (*r == ' ') r++;
+        if ((*r == 'x' || *r == 'y' || *r == 'z') && !ident_char(r[1])) axes |= 1u << (*r - 'x');
+      }
+    } else if ((size_t)(q - p) != n || strncmp(p, name, n)) {
+      axes |= macro_axes(t, p, (size_t)(q - p), builtin, depth + 1);
+    }
+    p = q;
+  }
+  return axes;
+}
+
+const char *scan_front_macro_member(CXCursor c, const char *builtin) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXFile f;
+  unsigned off;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
+  size_t size = 0;
+  const char *buf = f ? clang_getFileContents(tu, f, &size) : NULL;
+  if (!buf || off >= size || !ident_char(buf[off])) return NULL;
+  size_t e = off;
+  while (e < size && ident_char(buf[e])) e++;
+  macro_table *t = NULL;
+  for (size_t i = 0; i < macro_tables.n && !t; i++)
+    if (macro_tables.v[i]->tu == tu) t = macro_tables.v[i];
+  if (!t) {
+    t = scan_util_alloc(sizeof *t);
+    memset(t, 0, sizeof *t);
+    t->tu = tu;
+    clang_getInclusions(tu, inclusion, t);
+    VEC_PUSH(macro_tables, t);
+  }
+  unsigned axes = macro_axes(t, buf + off, e - off, builtin, 0);
+  return axes == 1 ? "x" : axes == 2 ? "y" : axes == 4 ? "z" : NULL;
+}
+
+void scan_front_macro_reset(void) { memset(&macro_tables, 0, sizeof macro_tables); }
+
 /* ---- types ---- */
 
 ctype scan_front_ctype(CXType t) {

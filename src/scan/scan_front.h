@@ -59,6 +59,10 @@ CXCursor scan_front_cursor_strip(CXCursor c);     /* below parentheses and impli
 bool scan_front_cursor_has_attr(CXCursor c, enum CXCursorKind attr);
 /* the member name of threadIdx.x and friends (the AST hides it) */
 const char *scan_front_cursor_member_token(CXCursor c);
+/* the member (x, y or z) of builtin (threadIdx...) at c, written inside a
+   macro whose body, or whose macros', names one axis of it; else NULL */
+const char *scan_front_macro_member(CXCursor c, const char *builtin);
+void scan_front_macro_reset(void); /* forgets the macros read (scan_reset) */
 
 /* ---- C types ---- */
 typedef enum { CT_INT, CT_BOOL, CT_PTR, CT_ARRAY, CT_REC, CT_FLOAT, CT_VOID, CT_REF, CT_OTHER } ct_kind;

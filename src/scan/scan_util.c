@@ -85,6 +85,13 @@ static uint32_t str_hash(const char *s) {
 
 void scan_util_intern_reset(void) { memset(&strs, 0, sizeof strs); }
 
+const char *scan_util_intern_n(const char *s, size_t n) {
+  char *c = scan_util_alloc(n + 1);
+  memcpy(c, s, n);
+  c[n] = 0;
+  return scan_util_intern(c);
+}
+
 const char *scan_util_intern(const char *s) {
   if (!s) return NULL;
   if (2 * (strs.n + 1) > strs.cap) {

@@ -250,4 +250,5 @@ void scan_z3_reset(void) {
   cache_gen = NULL;
   ncache = 0;
   gen = 1;
+  spent = ctx_units = 0;
 }
