@@ -31,7 +31,7 @@ ifneq ($(DEPS_DIR),)
 DEP_INC   := -I$(DEPS_DIR)/include
 DEP_LIB   := -L$(abspath $(DEPS_DIR))/lib -Wl,-rpath,$(abspath $(DEPS_DIR))/lib
 endif
-LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_canary.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
+LIB_SRC := $(addprefix src/runtime/,rt_interpose.c rt_dlsym_real.c rt_gsan.c rt_driver.c rt_device.c rt_tables.c rt_drain.c rt_life.c rt_events.c rt_listeners.c rt_hooks.c rt_hooks_alloc.c rt_hooks_copy.c rt_hooks_module.c rt_hooks_query.c rt_hooks_sync.c rt_canary.c rt_seen.c rt_suppress.c rt_arena.c rt_flags.c rt_report.c rt_sites.c rt_ring.c \
              rt_fatbin.c rt_vmm_cuda.c rt_stack.c rt_unwind.c rt_depot.c rt_foreign.c rt_exit.c rt_hooks_ctx.c rt_heap.c rt_launch.c rt_proof.c rt_trust.c)
 # PyTorch's allocator entry points; the soname lets a program under gsan run
 # dlopen("libgsan.so") and get the preloaded library (docs/frameworks.md),
@@ -215,9 +215,11 @@ $(BUILD)/lib/frames/libgsan_frames2.so: FRAME_BYTES := 100
 $(BUILD)/lib/frames/libgsan_frames%.so: tests/runtime/unwind_lib.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O2 -g -fPIC -shared -DFRAME_BYTES=$(FRAME_BYTES) $< -o $@
-$(BUILD)/bin/test_unwind: src/runtime/rt_unwind.c tests/runtime/test_unwind.c $(HDR) tests/runtime/check.h | deps-build
+# (libunwind's functions are found with glibc's own dlsym: rt_dlsym_real.c)
+UNWIND_SRC := src/runtime/rt_unwind.c src/runtime/rt_dlsym_real.c src/runtime/rt_elf_dyn.c
+$(BUILD)/bin/test_unwind: $(UNWIND_SRC) tests/runtime/test_unwind.c $(HDR) tests/runtime/check.h | deps-build
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -O2 -g src/runtime/rt_unwind.c tests/runtime/test_unwind.c -o $@ $(DEP_LIB) -ldl -lpthread
+	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -O2 -g $(UNWIND_SRC) tests/runtime/test_unwind.c -o $@ $(DEP_LIB) -ldl -lpthread
 
 RT_TESTS := $(BUILD)/lib/fake/libcuda.so.1 $(BUILD)/bin/test_interpose $(BUILD)/bin/test_canary $(BUILD)/bin/test_launch $(BUILD)/bin/test_jit $(BUILD)/bin/test_lcuda $(BUILD)/bin/test_heap $(BUILD)/bin/test_arena $(BUILD)/bin/test_flags $(BUILD)/bin/test_proof $(BUILD)/bin/test_report $(BUILD)/bin/test_binary $(BUILD)/bin/test_ring \
             $(BUILD)/bin/test_fatbin $(BUILD)/bin/test_foreign $(BUILD)/bin/test_unwind $(BUILD)/lib/frames/libgsan_frames1.so $(BUILD)/lib/frames/libgsan_frames2.so

@@ -28,6 +28,8 @@
  *   the kernel runs. */
 #include "rt_binary.h"
 
+#include "rt_device.h"
+#include "rt_driver.h"
 #include "rt_gsan.h"
 
 #ifndef GSAN_HAVE_SANITIZER
@@ -149,7 +151,7 @@ static void module_loaded(const Sanitizer_ResourceModuleData *m) {
  * NULL. */
 static void launch_begin(const Sanitizer_LaunchData *l) {
   if ((unsigned)l->device >= RT_MAX_DEVICES) return;
-  rt_dev *d = &rt_gsan.dev[l->device];
+  rt_dev *d = rt_device_at(l->device);
   if (!__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE)) return;
   pthread_mutex_lock(&patch_lock);
   unsigned long long *known = map_get(&kernels, l->function, 0);
@@ -264,3 +266,10 @@ int rt_binary_start(void) {
 }
 
 #endif
+
+/* binary mode starts with gsan, when the options ask for it */
+static void start_if_asked(void) {
+  if (rt_gsan.flags.binary) rt_binary_start();
+}
+
+const rt_listener rt_binary_listener = {.name = "binary", .start = start_if_asked};

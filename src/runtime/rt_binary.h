@@ -8,6 +8,7 @@
 #ifndef GSAN_RT_BINARY_H
 #define GSAN_RT_BINARY_H
 
+#include "rt_events.h"
 #include "rt_sites.h"
 
 #include <gsan/abi.h>
@@ -27,5 +28,7 @@ int rt_binary_site(const gsan_record *rec, rt_site *s);
  * launches. 0, or -1 after saying why on stderr (the run goes on without
  * binary mode). */
 int rt_binary_start(void);
+/* its listener: start, when GSAN_OPTIONS says binary=1 */
+extern const rt_listener rt_binary_listener;
 
 #endif

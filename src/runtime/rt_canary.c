@@ -10,6 +10,9 @@
 #include "rt_canary.h"
 
 #include "rt_depot.h"
+#include "rt_device.h"
+#include "rt_driver.h"
+#include "rt_exit.h"
 #include "rt_gsan.h"
 
 #include <pthread.h>
@@ -104,14 +107,14 @@ static void init(void) {
   if (getrandom(&cs.secret, sizeof cs.secret, 0) != (ssize_t)sizeof cs.secret)
     cs.secret = mix((uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)&cs);
   cs.last_check_ns = now_ns(); /* the monitor's first check after a period */
-  *(void **)&cs.DtoHAsync = rt_gsan_real("cuMemcpyDtoHAsync");
+  *(void **)&cs.DtoHAsync = rt_driver_real("cuMemcpyDtoHAsync");
   /* CUDA 12.3-12.4 calls: asked for at 12.4, since the driver finds no
    * entry point at a version older than the call's (seen on the H100: every
    * name came back unknown when these were asked for at RT_OWN_VERSION) */
-  *(void **)&cs.FuncGetName = rt_gsan_real_v("cuFuncGetName", 12040, 0);
-  *(void **)&cs.FuncGetParamInfo = rt_gsan_real_v("cuFuncGetParamInfo", 12040, 0);
-  *(void **)&cs.KernelGetName = rt_gsan_real_v("cuKernelGetName", 12040, 0);
-  *(void **)&cs.KernelGetParamInfo = rt_gsan_real_v("cuKernelGetParamInfo", 12040, 0);
+  *(void **)&cs.FuncGetName = rt_driver_real_v("cuFuncGetName", 12040, 0);
+  *(void **)&cs.FuncGetParamInfo = rt_driver_real_v("cuFuncGetParamInfo", 12040, 0);
+  *(void **)&cs.KernelGetName = rt_driver_real_v("cuKernelGetName", 12040, 0);
+  *(void **)&cs.KernelGetParamInfo = rt_driver_real_v("cuKernelGetParamInfo", 12040, 0);
 }
 
 static int on(void) {
@@ -167,20 +170,20 @@ static int window_of(const rt_dev *d, const rt_alloc_info *i, uint64_t *start, u
  * word differs. A read the driver refuses (a context lost after a fault)
  * says nothing. */
 static int check_one(uint64_t base, broken *out) {
-  rt_dev *d = rt_gsan_dev_of(base);
+  rt_dev *d = rt_device_of(base);
   rt_alloc_info i;
   uint64_t start, len;
   if (!d || !d->own_stream || !d->cuctx || !cs.DtoHAsync || rt_arena_find(d->arena, base, &i) != RT_OK ||
       i.state != RT_SLOT_LIVE || i.base != base || !window_of(d, &i, &start, &len))
     return 0;
   uint64_t buf[RT_CANARY_MAX_WINDOW / 8];
-  if (rt_gsan.cu.CtxPushCurrent(d->cuctx) != CUDA_SUCCESS) return 0;
+  if (rt_driver.cu.CtxPushCurrent(d->cuctx) != CUDA_SUCCESS) return 0;
   /* the words still gathered go out first; the copy follows them on the stream */
   CUresult r = (CUresult)rt_vmm_cuda_order(&d->vmm, d->own_stream, 0);
   if (r == CUDA_SUCCESS) r = cs.DtoHAsync(buf, start, len, d->own_stream);
-  if (r == CUDA_SUCCESS) r = rt_gsan.cu.StreamSynchronize(d->own_stream);
+  if (r == CUDA_SUCCESS) r = rt_driver.cu.StreamSynchronize(d->own_stream);
   CUcontext prev;
-  rt_gsan.cu.CtxPopCurrent(&prev);
+  rt_driver.cu.CtxPopCurrent(&prev);
   if (r != CUDA_SUCCESS) return 0;
   const unsigned char *got = (const unsigned char *)buf;
   for (uint64_t off = 0; off < len; off++)
@@ -347,8 +350,8 @@ void rt_canary_launch(CUfunction f, void **params) {
   cs.synced_launches++;
   cs.launch_seq++;
   for (int i = 0; i < RT_MAX_DEVICES; i++)
-    if (__atomic_load_n(&rt_gsan.dev[i].ready, __ATOMIC_ACQUIRE))
-      cs.seq_at_launch[i] = rt_arena_seq(rt_gsan.dev[i].arena);
+    if (__atomic_load_n(&rt_device_at(i)->ready, __ATOMIC_ACQUIRE))
+      cs.seq_at_launch[i] = rt_arena_seq(rt_device_at(i)->arena);
   pthread_mutex_unlock(&cs.lock);
 }
 
@@ -356,7 +359,7 @@ void rt_canary_launch(CUfunction f, void **params) {
 static unsigned guard_gaps(rt_region *out, rt_stacks *st) {
   unsigned n = 0;
   for (unsigned i = 0; i < cs.nrecent && n < LOGGED; i++) {
-    rt_dev *d = rt_gsan_dev_of(cs.recent[i].base);
+    rt_dev *d = rt_device_of(cs.recent[i].base);
     rt_alloc_info info;
     uint64_t start, len;
     if (!d || rt_arena_find(d->arena, cs.recent[i].base, &info) != RT_OK || info.state != RT_SLOT_LIVE) continue;
@@ -446,7 +449,7 @@ void rt_canary_exit(void) {
   unsigned n = 0;
   pthread_mutex_lock(&cs.lock);
   for (int k = 0; k < RT_MAX_DEVICES; k++) {
-    rt_dev *d = &rt_gsan.dev[k];
+    rt_dev *d = rt_device_at(k);
     rt_live_list all = {NULL, 0, 0};
     if (d->ready) rt_arena_foreach_live(d->arena, rt_gsan_note_live, &all);
     for (size_t i = 0; i < all.n && n < RECENT; i++)
@@ -464,3 +467,6 @@ void rt_canary_forget_device(const rt_dev *d) {
   }
   pthread_mutex_unlock(&cs.lock);
 }
+
+const rt_listener rt_canary_listener = {
+    .name = "canary", .tick = rt_canary_tick, .exit = rt_canary_exit, .forget = rt_canary_forget_device};

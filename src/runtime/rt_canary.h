@@ -13,6 +13,7 @@
 #define GSAN_RT_CANARY_H
 
 #include "rt_arena.h"
+#include "rt_events.h"
 
 #include <cuda.h>
 #include <stdint.h>
@@ -57,5 +58,7 @@ void rt_canary_exit(void);
 /* d's allocations went with its context (a reset): nothing of them is
  * read again. */
 void rt_canary_forget_device(const struct rt_dev *d);
+/* its listener: tick, exit, forget (the three above) */
+extern const rt_listener rt_canary_listener;
 
 #endif

@@ -1,12 +1,15 @@
 /* The ways out of a process that skip atexit: _exit/_Exit and a signal whose
  * default action kills. Each still gets gsan's last words (the device
- * records in the ring, the repeat counts: rt_gsan_last_words) before it goes.
+ * records in the ring, the repeat counts: rt_life_last_words) before it goes.
  * The words are said by the monitor thread, not here: a signal can land
  * while its thread holds gsan's lock, and a handler may not take locks
  * anyway. Here the thread leaving asks (sem_post is async-signal-safe), waits
  * a bounded time, then leaves as it would have without gsan: a monitor that
  * cannot answer (its lock held by the thread that is leaving) costs
- * RT_EXIT_WAIT_MS, never a hang. */
+ * RT_EXIT_WAIT_MS, never a hang. Lock rule: none taken here; the state
+ * below is written by rt_exit_start before the handlers exist. */
+#include "rt_exit.h"
+
 #include "rt_gsan.h"
 
 #include <errno.h>
@@ -28,6 +31,7 @@ static const int fatal[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, 
 static sem_t wake;      /* the monitor's sleep; posted to wake it early */
 static int started;     /* rt_exit_start ran: wake is there */
 static volatile sig_atomic_t asked, said;
+static void (*last_words)(void); /* rt_life_last_words */
 
 void rt_exit_now(int status) {
   syscall(SYS_exit_group, status);
@@ -62,7 +66,8 @@ static void on_fatal(int sig) {
   errno = saved;
 }
 
-void rt_exit_start(void) {
+void rt_exit_start(void (*say_last_words)(void)) {
+  last_words = say_last_words;
   if (sem_init(&wake, 0, 0) != 0) return;
   started = 1;
   if (!rt_gsan.flags.handle_signals) return;
@@ -101,7 +106,7 @@ int rt_exit_wait(unsigned ms) {
   while (sem_timedwait(&wake, &until) != 0 && errno == EINTR) {
   }
   if (!asked) return 0;
-  rt_gsan_last_words();
+  last_words();
   said = 1;
   return 1;
 }

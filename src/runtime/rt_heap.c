@@ -6,7 +6,10 @@
  * where the device wrappers find it. */
 #include "rt_heap.h"
 
+#include "rt_device.h"
+#include "rt_driver.h"
 #include "rt_gsan.h"
+#include "rt_tables.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -43,7 +46,7 @@ void rt_heap_note_tables(rt_site_table *const *t, int n) {
 
 static uint64_t limit_now(void) {
   static CUresult (*get)(size_t *, CUlimit);
-  if (!get) *(void **)&get = rt_gsan_real("cuCtxGetLimit");
+  if (!get) *(void **)&get = rt_driver_real("cuCtxGetLimit");
   size_t v = 0;
   return get && get(&v, CU_LIMIT_MALLOC_HEAP_SIZE) == CUDA_SUCCESS && v ? v : DEFAULT_LIMIT;
 }
@@ -53,9 +56,9 @@ static uint64_t limit_now(void) {
  * that calls malloc may be captured into a graph, and a copy on the legacy
  * stream would end the capture) */
 static CUresult put(const rt_dev *d, CUdeviceptr dst, const void *src, size_t n) {
-  if (!d->own_stream || !rt_gsan.cu.MemcpyHtoDAsync) return rt_gsan.cu.MemcpyHtoD(dst, src, n);
-  CUresult r = rt_gsan.cu.MemcpyHtoDAsync(dst, src, n, d->own_stream);
-  return r != CUDA_SUCCESS ? r : rt_gsan.cu.StreamSynchronize(d->own_stream);
+  if (!d->own_stream || !rt_driver.cu.MemcpyHtoDAsync) return rt_driver.cu.MemcpyHtoD(dst, src, n);
+  CUresult r = rt_driver.cu.MemcpyHtoDAsync(dst, src, n, d->own_stream);
+  return r != CUDA_SUCCESS ? r : rt_driver.cu.StreamSynchronize(d->own_stream);
 }
 
 /* Under rt_gsan.lock, in d's context. NULL when memory is short. */
@@ -83,11 +86,11 @@ static rt_heap *build(rt_dev *d, uint64_t limit) {
     goto fail;
   }
   memset(h->meta, 0, mbytes);
-  if (rt_gsan.cu.MemHostRegister(h->meta, mbytes, CU_MEMHOSTREGISTER_DEVICEMAP) != CUDA_SUCCESS) goto fail;
+  if (rt_driver.cu.MemHostRegister(h->meta, mbytes, CU_MEMHOSTREGISTER_DEVICEMAP) != CUDA_SUCCESS) goto fail;
   /* the state words start as zeros: the host pages of the descriptions are */
-  if (rt_gsan.cu.MemHostGetDevicePointer(&meta_dev, h->meta, 0) != CUDA_SUCCESS ||
-      rt_gsan.cu.MemAlloc(&h->states, total * 4) != CUDA_SUCCESS || put(d, h->states, h->meta, total * 4) != CUDA_SUCCESS ||
-      rt_gsan.cu.MemAlloc(&h->desc, sizeof runs) != CUDA_SUCCESS)
+  if (rt_driver.cu.MemHostGetDevicePointer(&meta_dev, h->meta, 0) != CUDA_SUCCESS ||
+      rt_driver.cu.MemAlloc(&h->states, total * 4) != CUDA_SUCCESS || put(d, h->states, h->meta, total * 4) != CUDA_SUCCESS ||
+      rt_driver.cu.MemAlloc(&h->desc, sizeof runs) != CUDA_SUCCESS)
     goto unregister;
   memset(runs, 0, sizeof runs);
   for (unsigned k = 0; k < GSAN_HEAP_CLASSES; k++)
@@ -98,11 +101,11 @@ static rt_heap *build(rt_dev *d, uint64_t limit) {
     goto unregister;
   return h;
 unregister:
-  rt_gsan.cu.MemHostUnregister(h->meta);
+  rt_driver.cu.MemHostUnregister(h->meta);
 fail:
   /* the runs' slots stay set aside: address space only */
-  if (h->states) rt_gsan.cu.MemFree(h->states);
-  if (h->desc) rt_gsan.cu.MemFree(h->desc);
+  if (h->states) rt_driver.cu.MemFree(h->states);
+  if (h->desc) rt_driver.cu.MemFree(h->desc);
   free(h->meta);
   free(h);
   return NULL;
@@ -126,15 +129,15 @@ static void set_up(rt_dev *d, uint64_t limit) {
 
 void rt_heap_before_launch(void) {
   if (!atomic_load(&wanted)) return;
-  rt_dev *d = rt_gsan_dev_here();
+  rt_dev *d = rt_device_here();
   if (!d || __atomic_load_n(&heaps[d->device], __ATOMIC_ACQUIRE) || failed[d->device]) return;
   pthread_mutex_lock(&rt_gsan.lock);
   if (d->ready && !heaps[d->device] && !failed[d->device]) {
     /* relaxed: gsan's own calls must not end a capture this launch is in */
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    rt_gsan_capture_swap(&mode);
+    rt_driver_capture_swap(&mode);
     set_up(d, limit_now());
-    rt_gsan_capture_swap(&mode);
+    rt_driver_capture_swap(&mode);
   }
   pthread_mutex_unlock(&rt_gsan.lock);
 }
@@ -142,14 +145,14 @@ void rt_heap_before_launch(void) {
 /* 1 when some kernel has taken a block from h (its runs' claim counters) */
 static int used(const rt_heap *h) {
   gsan_heap_run runs[GSAN_HEAP_CLASSES];
-  if (rt_gsan.cu.MemcpyDtoH(runs, h->desc, sizeof runs) != CUDA_SUCCESS) return 1;
+  if (rt_driver.cu.MemcpyDtoH(runs, h->desc, sizeof runs) != CUDA_SUCCESS) return 1;
   for (unsigned k = 0; k < GSAN_HEAP_CLASSES; k++)
     if (runs[k].next) return 1;
   return 0;
 }
 
 void rt_heap_limit_set(size_t bytes) {
-  rt_dev *d = rt_gsan_dev_here();
+  rt_dev *d = rt_device_here();
   if (!d) return;
   pthread_mutex_lock(&rt_gsan.lock);
   rt_heap *h = heaps[d->device];
@@ -163,7 +166,7 @@ void rt_heap_limit_set(size_t bytes) {
   pthread_mutex_unlock(&rt_gsan.lock);
 }
 
-void rt_heap_forget(rt_dev *d) {
+void rt_heap_forget(const rt_dev *d) {
   rt_heap *h = heaps[d->device];
   if (!h) return;
   rt_heap *last = h;
@@ -188,7 +191,7 @@ static const gsan_heap_block *find_block(uint64_t p, uint64_t *base) {
 
 /* a block's origin, from its host-mapped description */
 static void origin_of(const gsan_heap_block *b, rt_dev_origin *o, rt_site *osite) {
-  const rt_site_table *t = rt_gsan_table(b->module_id);
+  const rt_site_table *t = rt_tables_get(b->module_id);
   o->site = t && rt_sites_get(t, b->site, osite) == 0 ? osite : NULL;
   memcpy(o->tid, b->tid, sizeof o->tid);
   memcpy(o->ctaid, b->ctaid, sizeof o->ctaid);
@@ -229,3 +232,9 @@ void rt_heap_foreach_live(void (*fn)(void *arg, const rt_leak *l), void *arg) {
           fn(arg, &l);
         }
 }
+
+const rt_listener rt_heap_listener = {.name = "heap",
+                                      .tables = rt_heap_note_tables,
+                                      .before_launch = rt_heap_before_launch,
+                                      .forget = rt_heap_forget,
+                                      .leaks = rt_heap_foreach_live};

@@ -8,6 +8,7 @@
 #ifndef GSAN_RT_HEAP_H
 #define GSAN_RT_HEAP_H
 
+#include "rt_events.h"
 #include "rt_report.h"
 #include "rt_sites.h"
 
@@ -19,7 +20,7 @@ struct rt_dev;
 /* the site tables of a module just loaded: one with an in-kernel malloc
  * makes launches set up the heap */
 void rt_heap_note_tables(rt_site_table *const *t, int n);
-/* before a launch (rt_gsan_order_launch): the current device's heap, set
+/* before a launch (rt_device_order_launch): the current device's heap, set
  * up the first time a launch needs it */
 void rt_heap_before_launch(void);
 /* cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, bytes) succeeded: a heap set up
@@ -35,6 +36,8 @@ int rt_heap_explain(const rt_site *s, const gsan_record *rec, rt_region *reg, rt
 /* at exit: every block still live, with its origin (valid during the call) */
 void rt_heap_foreach_live(void (*fn)(void *arg, const rt_leak *l), void *arg);
 /* d's context is being reset: its heap's device memory goes with it */
-void rt_heap_forget(struct rt_dev *d);
+void rt_heap_forget(const struct rt_dev *d);
+/* its listener: tables, before_launch, forget, leaks (the functions above) */
+extern const rt_listener rt_heap_listener;
 
 #endif

@@ -1,7 +1,7 @@
 /* Which driver entry points gsan wraps: the hook tables of rt_hooks_*.c,
  * looked up by (name, per-thread-stream flag, API version) as the driver's
  * cuGetProcAddress keys them. */
-#include "rt_gsan.h"
+#include "rt_hooks.h"
 
 #include <string.h>
 

@@ -7,7 +7,11 @@
  * exportable or host pools, devices without an arena, bad arguments. What the
  * driver allocates there is tracked (rt_foreign.c), and its frees are
  * checked as the arena's are. */
+#include "rt_device.h"
+#include "rt_drain.h"
+#include "rt_driver.h"
 #include "rt_gsan.h"
+#include "rt_hooks.h"
 
 #include "rt_canary.h"
 #include "rt_depot.h"
@@ -63,7 +67,7 @@ static CUresult tracked(CUresult r, const CUdeviceptr *dptr, size_t size) {
 
 static CUresult w_MemAlloc(CUdeviceptr *dptr, size_t size) {
   rt_dev *d;
-  if (!dptr || size == 0 || !(d = rt_gsan_dev_here())) return tracked(rt_gsan.cu.MemAlloc(dptr, size), dptr, size);
+  if (!dptr || size == 0 || !(d = rt_device_here())) return tracked(rt_driver.cu.MemAlloc(dptr, size), dptr, size);
   return arena_alloc(d, dptr, size);
 }
 
@@ -71,7 +75,7 @@ static CUresult w_MemAlloc(CUdeviceptr *dptr, size_t size) {
  * memory cannot: the driver's, tracked. gsan is set up in this context as
  * for any allocation (its monitor and its checks at exit). */
 static CUresult w_MemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned flags) {
-  rt_gsan_dev_here();
+  rt_device_here();
   return tracked(real.AllocManaged(dptr, size, flags), dptr, size);
 }
 
@@ -94,7 +98,7 @@ static void report_free(const char *kind, const char *api, CUdeviceptr ptr, cons
  * it has finished (the caller waited); a second free, or a pointer that is
  * not an allocation's start, is reported as api's error */
 static CUresult arena_free(rt_dev *d, CUdeviceptr ptr, const char *api) {
-  rt_gsan_drain(0);
+  rt_drain(0);
   rt_alloc_info info;
   rt_status st = rt_canary_free(d, ptr, &info, api);
   if (st == RT_OK) {
@@ -132,14 +136,14 @@ static CUresult foreign_freed(CUresult r, CUdeviceptr ptr, const char *api) {
 }
 
 static CUresult w_MemFree(CUdeviceptr ptr) {
-  rt_dev *d = rt_gsan_dev_of(ptr);
+  rt_dev *d = rt_device_of(ptr);
   if (!d) return foreign_refused(ptr, "cuMemFree") ? CUDA_ERROR_INVALID_VALUE
-                                                   : foreign_freed(rt_gsan.cu.MemFree(ptr), ptr, "cuMemFree");
+                                                   : foreign_freed(rt_driver.cu.MemFree(ptr), ptr, "cuMemFree");
   /* cudaFree waits for the device; so does this, before memory goes away.
    * After a kernel fault the context refuses every call, frees too: that is
    * the driver's error to return, not the caller's bug */
-  CUresult r = rt_gsan.cu.CtxSynchronize();
-  if (rt_gsan_context_lost(r)) return rt_gsan_drain_after(r);
+  CUresult r = rt_driver.cu.CtxSynchronize();
+  if (rt_driver_context_lost(r)) return rt_drain_after(r);
   return arena_free(d, ptr, "cuMemFree");
 }
 
@@ -188,7 +192,7 @@ static int arena_pool(const rt_dev *d, CUmemoryPool pool) {
     if (pools.p[i].pool == pool) dev = pools.p[i].device;
   pthread_mutex_unlock(&pools.lock);
   if (dev != -2) return dev == d->device;
-  if (!real.DefaultPool) *(void **)&real.DefaultPool = rt_gsan_real("cuDeviceGetDefaultMemPool");
+  if (!real.DefaultPool) *(void **)&real.DefaultPool = rt_driver_real("cuDeviceGetDefaultMemPool");
   CUmemoryPool def;
   return real.DefaultPool && real.DefaultPool(&def, d->device) == CUDA_SUCCESS && def == pool;
 }
@@ -232,7 +236,7 @@ typedef struct node_site {
 /* 1 when the stand-in can be added (the driver has the call) */
 static int can_stand_in(const node_site *n) {
   if (n->by != BY_EMPTY_NODE) return 1; /* the generic call the program made */
-  if (!real.GraphAddEmptyNode) *(void **)&real.GraphAddEmptyNode = rt_gsan_real("cuGraphAddEmptyNode");
+  if (!real.GraphAddEmptyNode) *(void **)&real.GraphAddEmptyNode = rt_driver_real("cuGraphAddEmptyNode");
   return real.GraphAddEmptyNode != NULL;
 }
 
@@ -255,7 +259,7 @@ static int graph_alloc_node(const node_site *n, const CUmemPoolProps *pool, size
                             CUresult *r) {
   rt_dev *d = NULL;
   if (!n->node || !size || pool->handleTypes != CU_MEM_HANDLE_TYPE_NONE ||
-      pool->location.type != CU_MEM_LOCATION_TYPE_DEVICE || !(d = rt_gsan_dev_here()) ||
+      pool->location.type != CU_MEM_LOCATION_TYPE_DEVICE || !(d = rt_device_here()) ||
       pool->location.id != d->device || !can_stand_in(n))
     return 0;
   CUdeviceptr ptr;
@@ -272,7 +276,7 @@ static int graph_alloc_node(const node_site *n, const CUmemPoolProps *pool, size
 /* A graph's free node of an arena slot: an empty node (the slot stays, as
  * the graph's). 1 and the result in *r, or 0 for the driver's memory. */
 static int graph_free_node(const node_site *n, CUdeviceptr dptr, CUresult *r) {
-  rt_dev *d = rt_gsan_dev_of(dptr);
+  rt_dev *d = rt_device_of(dptr);
   if (!d || !can_stand_in(n)) return 0;
   *r = add_stand_in(n);
   if (*r == CUDA_SUCCESS) *r = owned_by_graph(d, dptr);
@@ -321,7 +325,7 @@ static CUresult w_GraphAddNodeEdges(CUgraphNode *node, CUgraph g, const CUgraphN
 /* a stream-ordered allocation the driver made: tracked, unless it is a
  * graph's (the stream is being captured), whose life the graph decides */
 static CUresult driver_ordered(CUresult r, CUstream s, const CUdeviceptr *dptr, size_t size) {
-  return r == CUDA_SUCCESS && !rt_gsan_capturing(s) ? tracked(r, dptr, size) : r;
+  return r == CUDA_SUCCESS && !rt_driver_capturing(s) ? tracked(r, dptr, size) : r;
 }
 
 /* Stream-ordered allocation: an arena slot is usable at once, which is
@@ -335,31 +339,31 @@ static CUresult driver_ordered(CUresult r, CUstream s, const CUdeviceptr *dptr, 
 static CUresult alloc_async(int v, CUdeviceptr *dptr, size_t size, CUstream s) {
   CUstream str = v && !s ? CU_STREAM_PER_THREAD : s;
   rt_dev *d;
-  if (!dptr || size == 0 || !(d = rt_gsan_dev_here()))
+  if (!dptr || size == 0 || !(d = rt_device_here()))
     return driver_ordered(real.AllocAsync[v](dptr, size, s), str, dptr, size);
-  return rt_gsan_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);
+  return rt_driver_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);
 }
 
 static CUresult alloc_from_pool(int v, CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) {
   CUstream str = v && !s ? CU_STREAM_PER_THREAD : s;
   rt_dev *d;
-  if (!dptr || size == 0 || !pool || !(d = rt_gsan_dev_here()) || !arena_pool(d, pool))
+  if (!dptr || size == 0 || !pool || !(d = rt_device_here()) || !arena_pool(d, pool))
     return driver_ordered(real.AllocFromPool[v](dptr, size, pool, s), str, dptr, size);
-  return rt_gsan_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);
+  return rt_driver_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);
 }
 
 /* api: the call that frees, as reports name it */
 static CUresult free_async(int v, CUdeviceptr ptr, CUstream s, const char *api) {
-  rt_dev *d = rt_gsan_dev_of(ptr);
+  rt_dev *d = rt_device_of(ptr);
   CUstream str = v && !s ? CU_STREAM_PER_THREAD : s;
-  if (!d && rt_gsan_capturing(str)) {
+  if (!d && rt_driver_capturing(str)) {
     rt_foreign_forget(ptr); /* the graph frees it, when it runs */
     return real.FreeAsync[v](ptr, s);
   }
   if (!d && foreign_refused(ptr, api)) return CUDA_ERROR_INVALID_VALUE;
   if (!d) return foreign_freed(real.FreeAsync[v](ptr, s), ptr, api);
-  if (rt_gsan_capturing(str)) return owned_by_graph(d, ptr);
-  CUresult r = rt_gsan.cu.StreamSynchronize(str);
+  if (rt_driver_capturing(str)) return owned_by_graph(d, ptr);
+  CUresult r = rt_driver.cu.StreamSynchronize(str);
   if (r != CUDA_SUCCESS) return r;
   return arena_free(d, ptr, api);
 }
@@ -378,13 +382,13 @@ ORDERED_WRAPPERS(1)
 /* the same, for gsan's own entry points (rt_torch.c): the driver's calls
  * they may fall back to are fetched here when the program never asked */
 CUresult rt_alloc_ordered(CUdeviceptr *dptr, size_t size, CUstream s) {
-  if (!real.AllocAsync[0] && !(*(void **)&real.AllocAsync[0] = rt_gsan_real("cuMemAllocAsync")))
+  if (!real.AllocAsync[0] && !(*(void **)&real.AllocAsync[0] = rt_driver_real("cuMemAllocAsync")))
     return CUDA_ERROR_NOT_FOUND;
   return alloc_async(0, dptr, size, s);
 }
 
 CUresult rt_free_ordered(CUdeviceptr ptr, CUstream s, const char *api) {
-  if (!real.FreeAsync[0] && !(*(void **)&real.FreeAsync[0] = rt_gsan_real("cuMemFreeAsync")))
+  if (!real.FreeAsync[0] && !(*(void **)&real.FreeAsync[0] = rt_driver_real("cuMemFreeAsync")))
     return CUDA_ERROR_NOT_FOUND;
   return free_async(0, ptr, s, api);
 }
@@ -396,7 +400,7 @@ CUresult rt_free_ordered(CUdeviceptr ptr, CUstream s, const char *api) {
 static CUresult w_MemAllocPitch(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height, unsigned elem) {
   rt_dev *d;
   if (!dptr || !pitch || width == 0 || height == 0 || (elem != 4 && elem != 8 && elem != 16) ||
-      !(d = rt_gsan_dev_here())) {
+      !(d = rt_device_here())) {
     CUresult r = real.AllocPitch(dptr, pitch, width, height, elem);
     return tracked(r, dptr, r == CUDA_SUCCESS ? *pitch * height : 0);
   }

@@ -6,7 +6,11 @@
  * bad pointer; ranges in memory gsan does not know (host memory, arrays) are
  * the driver's to judge. A call that fails drains the ring: after a trap,
  * copies are where many programs first see the error. */
+#include "rt_device.h"
+#include "rt_drain.h"
+#include "rt_driver.h"
 #include "rt_gsan.h"
+#include "rt_hooks.h"
 
 #include <stdint.h>
 
@@ -109,7 +113,7 @@ static int batch_bad(const char *api, CUdeviceptr *dsts, CUdeviceptr *srcs, size
 static CUresult (*array_descriptor)(CUDA_ARRAY3D_DESCRIPTOR *, CUarray);
 static uint64_t array_elem(CUarray a) {
   CUDA_ARRAY3D_DESCRIPTOR d;
-  if (!array_descriptor) *(void **)&array_descriptor = rt_gsan_real("cuArray3DGetDescriptor");
+  if (!array_descriptor) *(void **)&array_descriptor = rt_driver_real("cuArray3DGetDescriptor");
   if (!array_descriptor || array_descriptor(&d, a) != CUDA_SUCCESS) return 0;
   switch (d.Format) {
   case CU_AD_FORMAT_UNSIGNED_INT8: case CU_AD_FORMAT_SIGNED_INT8: return d.NumChannels;
@@ -201,7 +205,7 @@ static uint64_t bytes(uint64_t n, uint64_t size) {
   do {                                                   \
     if (cond) return CUDA_ERROR_INVALID_VALUE;           \
     CUresult r_ = call;                                  \
-    return r_ == CUDA_SUCCESS ? r_ : rt_gsan_drain_after(r_); \
+    return r_ == CUDA_SUCCESS ? r_ : rt_drain_after(r_); \
   } while (0)
 
 #define D(api, p, n) range_bad(api, CPY, p, n)

@@ -2,19 +2,26 @@
  * size resizes gsan's device heap (rt_heap.c). cudaDeviceReset resets the
  * device's primary context (cuDevicePrimaryCtxReset), which frees every allocation made in it
  * and the ring and stream gsan keeps there. gsan takes the pending records
- * first and forgets those allocations (rt_gsan_device_reset); the program's
+ * first (rt_drain) and forgets those allocations (rt_device_reset); the program's
  * next use of the device sets gsan up there again. A context that goes
  * (destroyed, reset, or a primary context released, maybe for the last
  * time) takes its modules with it: the launch-bounds copies found in them
  * are forgotten (rt_launch.h). */
+#include "rt_device.h"
+#include "rt_drain.h"
 #include "rt_gsan.h"
+#include "rt_hooks.h"
 #include "rt_heap.h"
 #include "rt_launch.h"
 
 static CUresult (*real_PrimaryCtxReset)(CUdevice);
 
 static CUresult w_DevicePrimaryCtxReset(CUdevice dev) {
-  rt_gsan_device_reset((int)dev);
+  rt_dev *d = rt_device_set_up((int)dev);
+  if (d) {
+    rt_drain(0);
+    rt_device_reset(d);
+  }
   return real_PrimaryCtxReset(dev);
 }
 

@@ -5,14 +5,18 @@
  * A library (cuLibraryLoadData, what cudart loads) is shared by every
  * context, each with its own copy of its variables: every device's copy
  * gets that device's arena, at load for the devices set up by then, at
- * set-up for the others (rt_gsan_fill_libraries).
+ * set-up for the others (fill_libraries, a listener: rt_events.h).
  * PTX that the program compiles at run time (a module, library or link
  * input given as PTX text or file, or a fatbin whose code for the device is
  * PTX only) goes through the instrumenter first (rt_jit.c), and the driver
  * gets the instrumented text; if it refused that, the image as it came.
  * An unload makes the launch-bounds copies found so far stale (a handle may
  * come back naming another function): rt_launch forgets them. */
+#include "rt_device.h"
+#include "rt_driver.h"
 #include "rt_gsan.h"
+#include "rt_hooks.h"
+#include "rt_tables.h"
 
 #include "rt_fatbin.h"
 #include "rt_jit.h"
@@ -73,12 +77,12 @@ static void keep_tables(int arch, const void *image) {
     int k = rt_ptx_site_tables(image, strlen(image), found, 16, &why);
     if (k > 0) n = k;
   }
-  rt_gsan_add_tables(found, n);
+  rt_tables_add(found, n);
 }
 
 /* the current device's architecture, e.g. 90; 0 with no context */
 static int arch_here(void) {
-  rt_dev *d = rt_gsan_dev_here();
+  rt_dev *d = rt_device_here();
   return d ? d->arch : 0;
 }
 
@@ -106,15 +110,15 @@ static int plain_again(CUresult r, char **mine, const char *what) {
  * stream, in relaxed capture mode for this thread, leaves it alone. */
 static void fill_ctx(const rt_dev *d, CUdeviceptr g, size_t bytes) {
   if (bytes != GSAN_CTX_BYTES) return;
-  if (!d->own_stream || !rt_gsan.cu.MemcpyHtoDAsync || !rt_gsan.cu.ThreadExchangeStreamCaptureMode) {
-    rt_gsan.cu.MemcpyHtoD(g, d->ctx, GSAN_CTX_BYTES);
+  if (!d->own_stream || !rt_driver.cu.MemcpyHtoDAsync || !rt_driver.cu.ThreadExchangeStreamCaptureMode) {
+    rt_driver.cu.MemcpyHtoD(g, d->ctx, GSAN_CTX_BYTES);
     return;
   }
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-  rt_gsan_capture_swap(&mode);
-  if (rt_gsan.cu.MemcpyHtoDAsync(g, d->ctx, GSAN_CTX_BYTES, d->own_stream) == CUDA_SUCCESS)
-    rt_gsan.cu.StreamSynchronize(d->own_stream);
-  rt_gsan_capture_swap(&mode);
+  rt_driver_capture_swap(&mode);
+  if (rt_driver.cu.MemcpyHtoDAsync(g, d->ctx, GSAN_CTX_BYTES, d->own_stream) == CUDA_SUCCESS)
+    rt_driver.cu.StreamSynchronize(d->own_stream);
+  rt_driver_capture_swap(&mode);
 }
 
 /* lib's __gsan_ctx as the current context (d's) sees it: 1 if the library
@@ -122,12 +126,12 @@ static void fill_ctx(const rt_dev *d, CUdeviceptr g, size_t bytes) {
 static int fill_library(const rt_dev *d, CUlibrary lib) {
   CUdeviceptr g;
   size_t bytes;
-  if (rt_gsan.cu.LibraryGetGlobal(&g, &bytes, lib, GSAN_CTX_SYMBOL) != CUDA_SUCCESS) return 0;
+  if (rt_driver.cu.LibraryGetGlobal(&g, &bytes, lib, GSAN_CTX_SYMBOL) != CUDA_SUCCESS) return 0;
   fill_ctx(d, g, bytes);
   return 1;
 }
 
-void rt_gsan_fill_libraries(const rt_dev *d) {
+static void fill_libraries(rt_dev *d) {
   static CUlibrary copy[MAX_LIBS]; /* set-up runs under rt_gsan.lock: one caller at a time */
   pthread_mutex_lock(&libs.lock);
   unsigned n = libs.n;
@@ -143,7 +147,7 @@ static void library_loaded(CUlibrary lib, const void *code) {
    * at set-up; the site tables, though, are read only here, for the
    * current device's architecture (PTX text and a cubin have them whatever
    * the device) */
-  rt_dev *here = rt_gsan_dev_here();
+  rt_dev *here = rt_device_here();
   int mine = here && fill_library(here, lib);
   if (here && !mine) return;
   pthread_mutex_lock(&libs.lock);
@@ -157,13 +161,13 @@ static void library_loaded(CUlibrary lib, const void *code) {
   /* the other devices set up so far: their contexts' copies, each filled
    * with that context current */
   for (int i = 0; i < RT_MAX_DEVICES; i++) {
-    rt_dev *d = &rt_gsan.dev[i];
+    rt_dev *d = rt_device_at(i);
     CUcontext prev;
-    if (d == here || !__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE) || !d->cuctx || !rt_gsan.cu.CtxPushCurrent ||
-        rt_gsan.cu.CtxPushCurrent(d->cuctx) != CUDA_SUCCESS)
+    if (d == here || !__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE) || !d->cuctx || !rt_driver.cu.CtxPushCurrent ||
+        rt_driver.cu.CtxPushCurrent(d->cuctx) != CUDA_SUCCESS)
       continue;
     fill_library(d, lib);
-    rt_gsan.cu.CtxPopCurrent(&prev);
+    rt_driver.cu.CtxPopCurrent(&prev);
   }
 }
 
@@ -183,9 +187,9 @@ static CUresult w_LibraryLoadData(CUlibrary *lib, const void *code, CUjit_option
 static CUresult w_LibraryLoadFromFile(CUlibrary *lib, const char *path, CUjit_option *jo, void **jv, unsigned nj,
                                       CUlibraryOption *lo, void **lv, unsigned nl) {
   size_t len = 0;
-  char *file = rt_gsan.cu.LibraryLoadData ? rt_jit_read_file(path, &len) : NULL, *mine = NULL;
+  char *file = rt_driver.cu.LibraryLoadData ? rt_jit_read_file(path, &len) : NULL, *mine = NULL;
   const void *use = file ? jit_image(file, len, path, &mine) : NULL;
-  CUresult r = mine ? rt_gsan.cu.LibraryLoadData(lib, mine, jo, jv, nj, lo, lv, nl)
+  CUresult r = mine ? rt_driver.cu.LibraryLoadData(lib, mine, jo, jv, nj, lo, lv, nl)
                     : real.LibraryLoadFromFile(lib, path, jo, jv, nj, lo, lv, nl);
   if (plain_again(r, &mine, path)) r = real.LibraryLoadFromFile(lib, path, jo, jv, nj, lo, lv, nl), use = file;
   if (r == CUDA_SUCCESS && use) library_loaded(*lib, use);
@@ -212,11 +216,11 @@ static CUresult w_ModuleUnload(CUmodule m) {
 
 /* the module's __gsan_ctx gets its device's arena and ring */
 static void module_loaded(CUmodule m, const void *image) {
-  rt_dev *d = rt_gsan_dev_here();
+  rt_dev *d = rt_device_here();
   if (!d) return;
   CUdeviceptr g;
   size_t bytes;
-  if (rt_gsan.cu.ModuleGetGlobal(&g, &bytes, m, GSAN_CTX_SYMBOL) == CUDA_SUCCESS) {
+  if (rt_driver.cu.ModuleGetGlobal(&g, &bytes, m, GSAN_CTX_SYMBOL) == CUDA_SUCCESS) {
     fill_ctx(d, g, bytes);
     keep_tables(d->arch, image);
   }
@@ -244,8 +248,8 @@ static CUresult w_ModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, C
 
 static CUresult w_ModuleLoadFatBinary(CUmodule *m, const void *fatbin) {
   char *mine = NULL;
-  const void *use = rt_gsan.cu.ModuleLoadData ? jit_image(fatbin, 0, "cuModuleLoadFatBinary", &mine) : fatbin;
-  CUresult r = mine ? rt_gsan.cu.ModuleLoadData(m, mine) : real.ModuleLoadFatBinary(m, fatbin);
+  const void *use = rt_driver.cu.ModuleLoadData ? jit_image(fatbin, 0, "cuModuleLoadFatBinary", &mine) : fatbin;
+  CUresult r = mine ? rt_driver.cu.ModuleLoadData(m, mine) : real.ModuleLoadFatBinary(m, fatbin);
   if (plain_again(r, &mine, "cuModuleLoadFatBinary")) r = real.ModuleLoadFatBinary(m, use = fatbin);
   if (r == CUDA_SUCCESS) module_loaded(*m, use);
   free(mine);
@@ -255,9 +259,9 @@ static CUresult w_ModuleLoadFatBinary(CUmodule *m, const void *fatbin) {
 /* as cuLibraryLoadFromFile */
 static CUresult w_ModuleLoad(CUmodule *m, const char *path) {
   size_t len = 0;
-  char *file = rt_gsan.cu.ModuleLoadData ? rt_jit_read_file(path, &len) : NULL, *mine = NULL;
+  char *file = rt_driver.cu.ModuleLoadData ? rt_jit_read_file(path, &len) : NULL, *mine = NULL;
   const void *use = file ? jit_image(file, len, path, &mine) : NULL;
-  CUresult r = mine ? rt_gsan.cu.ModuleLoadData(m, mine) : real.ModuleLoad(m, path);
+  CUresult r = mine ? rt_driver.cu.ModuleLoadData(m, mine) : real.ModuleLoad(m, path);
   if (plain_again(r, &mine, path)) r = real.ModuleLoad(m, path), use = file;
   if (r == CUDA_SUCCESS && use) module_loaded(*m, use);
   free(mine);
@@ -286,9 +290,9 @@ static CUresult w_LinkAddData(CUlinkState st, CUjitInputType type, void *data, s
 static CUresult w_LinkAddFile(CUlinkState st, CUjitInputType type, const char *path, unsigned n, CUjit_option *o,
                               void **v) {
   size_t len = 0;
-  char *file = jit_input(type) && rt_gsan.cu.LinkAddData ? rt_jit_read_file(path, &len) : NULL, *mine = NULL;
+  char *file = jit_input(type) && rt_driver.cu.LinkAddData ? rt_jit_read_file(path, &len) : NULL, *mine = NULL;
   if (file) jit_image(file, len, path, &mine);
-  CUresult r = mine ? rt_gsan.cu.LinkAddData(st, CU_JIT_INPUT_PTX, mine, strlen(mine) + 1, path, n, o, v)
+  CUresult r = mine ? rt_driver.cu.LinkAddData(st, CU_JIT_INPUT_PTX, mine, strlen(mine) + 1, path, n, o, v)
                     : real.LinkAddFile(st, type, path, n, o, v);
   if (plain_again(r, &mine, path)) r = real.LinkAddFile(st, type, path, n, o, v);
   if (r == CUDA_SUCCESS && mine) keep_tables(0, mine);
@@ -310,3 +314,5 @@ const rt_hook rt_hooks_module[] = {
     {"cuLinkAddFile", {(void *)w_LinkAddFile, (void *)w_LinkAddFile}, (void **)&real.LinkAddFile, 1, 0, 0},
     {NULL, {NULL, NULL}, NULL, 0, 0, 0},
 };
+
+const rt_listener rt_hooks_module_listener = {.name = "module", .device_ready = fill_libraries};

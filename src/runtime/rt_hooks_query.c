@@ -1,7 +1,9 @@
 /* Hooks on the queries whose answers the arena changes: for an arena
  * pointer the driver would give the whole VMM reservation (DESIGN.md §3);
  * the allocation's own range is what the caller means. */
+#include "rt_device.h"
 #include "rt_gsan.h"
+#include "rt_hooks.h"
 
 static struct {
   CUresult (*GetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);

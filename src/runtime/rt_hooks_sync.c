@@ -7,7 +7,11 @@
  * there). The monitor thread covers kernels that are still running.
  * A kernel launch runs its launch-bounds copy where it has one
  * (rt_launch.h); the canaries still see the kernel the program named. */
+#include "rt_device.h"
+#include "rt_drain.h"
+#include "rt_driver.h"
 #include "rt_gsan.h"
+#include "rt_hooks.h"
 
 #include "rt_canary.h"
 #include "rt_launch.h"
@@ -29,7 +33,7 @@ static struct {
  * print, and the canaries of the allocations recently used to check (or the
  * fault to report) */
 static CUresult waited(CUresult r, const char *api) {
-  rt_gsan_drain_after(r);
+  rt_drain_after(r);
   rt_canary_synced(r, api);
   return r;
 }
@@ -41,11 +45,11 @@ static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : waited(r, 
 #define STREAM(V, s) ((V) && !(s) ? CU_STREAM_PER_THREAD : (s))
 #define ORDERED(s)                                   \
   do {                                               \
-    CUresult o_ = (CUresult)rt_gsan_order_launch(s); \
+    CUresult o_ = (CUresult)rt_device_order_launch(s); \
     if (o_ != CUDA_SUCCESS) return launched(o_);     \
   } while (0)
 
-static CUresult w_CtxSynchronize(void) { return waited(rt_gsan.cu.CtxSynchronize(), "cuCtxSynchronize"); }
+static CUresult w_CtxSynchronize(void) { return waited(rt_driver.cu.CtxSynchronize(), "cuCtxSynchronize"); }
 /* CUDA 13's form, with the context to wait for */
 static CUresult (*real_CtxSynchronize13)(CUcontext);
 static CUresult w_CtxSynchronize13(CUcontext c) { return waited(real_CtxSynchronize13(c), "cuCtxSynchronize"); }

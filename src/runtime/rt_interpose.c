@@ -8,9 +8,12 @@
  * driver's names directly: libgsan exports the hooked ones too. */
 #include "rt_dlsym.h"
 #include "rt_elf_dyn.h"
-#include "rt_gsan.h"
+#include "rt_driver.h"
+#include "rt_hooks.h"
+#include "rt_life.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <string.h>
 
 typedef CUresult (*get_proc_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
@@ -72,7 +75,7 @@ static void *intercept(const char *name, void *real) {
   }
   if (!strcmp(name, "cuGetProcAddress") || !strcmp(name, "cuGetProcAddress_v2")) {
     real_get_proc = (get_proc_fn)real;
-    rt_gsan_init_driver(real);
+    rt_life_init(real, rt_listeners);
     return (void *)gsan_cuGetProcAddress;
   }
   return real;
@@ -111,7 +114,7 @@ static void ensure_driver(void) {
  * per-thread-stream flag), or the driver's own function when not hooked */
 static void *export_target(const char *name, int version, int per_thread) {
   ensure_driver();
-  void *r = rt_gsan_real_v(name, version, per_thread);
+  void *r = rt_driver_real_v(name, version, per_thread);
   cuuint64_t flags = per_thread ? CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM : 0;
   void *mine = r ? rt_hook_for(name, flags, version, r) : NULL;
   return mine ? mine : r;

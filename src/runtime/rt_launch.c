@@ -7,6 +7,8 @@
  * runs that copy. */
 #include "rt_launch.h"
 
+#include "rt_device.h"
+#include "rt_driver.h"
 #include "rt_gsan.h"
 #include "rt_proof.h"
 
@@ -88,16 +90,16 @@ static struct {
 static void init(void) {
   /* each asked for at the version it came with or later: the driver finds
    * no entry point at an older one (rt_canary.c) */
-  *(void **)&ls.FuncGetName = rt_gsan_real_v("cuFuncGetName", 12040, 0);
-  *(void **)&ls.FuncGetParamInfo = rt_gsan_real_v("cuFuncGetParamInfo", 12040, 0);
-  *(void **)&ls.FuncGetModule = rt_gsan_real_v("cuFuncGetModule", 11000, 0);
-  *(void **)&ls.ModuleGetFunction = rt_gsan_real("cuModuleGetFunction");
-  *(void **)&ls.KernelGetName = rt_gsan_real_v("cuKernelGetName", 12040, 0);
-  *(void **)&ls.KernelGetParamInfo = rt_gsan_real_v("cuKernelGetParamInfo", 12040, 0);
-  *(void **)&ls.KernelGetLibrary = rt_gsan_real_v("cuKernelGetLibrary", 12050, 0);
-  *(void **)&ls.LibraryGetKernel = rt_gsan_real_v("cuLibraryGetKernel", 12000, 0);
-  *(void **)&ls.FuncGetAttribute = rt_gsan_real("cuFuncGetAttribute");
-  *(void **)&ls.KernelGetAttribute = rt_gsan_real_v("cuKernelGetAttribute", 12000, 0);
+  *(void **)&ls.FuncGetName = rt_driver_real_v("cuFuncGetName", 12040, 0);
+  *(void **)&ls.FuncGetParamInfo = rt_driver_real_v("cuFuncGetParamInfo", 12040, 0);
+  *(void **)&ls.FuncGetModule = rt_driver_real_v("cuFuncGetModule", 11000, 0);
+  *(void **)&ls.ModuleGetFunction = rt_driver_real("cuModuleGetFunction");
+  *(void **)&ls.KernelGetName = rt_driver_real_v("cuKernelGetName", 12040, 0);
+  *(void **)&ls.KernelGetParamInfo = rt_driver_real_v("cuKernelGetParamInfo", 12040, 0);
+  *(void **)&ls.KernelGetLibrary = rt_driver_real_v("cuKernelGetLibrary", 12050, 0);
+  *(void **)&ls.LibraryGetKernel = rt_driver_real_v("cuLibraryGetKernel", 12000, 0);
+  *(void **)&ls.FuncGetAttribute = rt_driver_real("cuFuncGetAttribute");
+  *(void **)&ls.KernelGetAttribute = rt_driver_real_v("cuKernelGetAttribute", 12000, 0);
 }
 
 /* registers per thread of f on the current device; -1 when not known */
@@ -105,7 +107,7 @@ static int registers(int kernel, CUfunction f) {
   int n = -1;
   CUdevice dev;
   if (kernel) {
-    if (!ls.KernelGetAttribute || !rt_gsan.cu.CtxGetDevice || rt_gsan.cu.CtxGetDevice(&dev) != CUDA_SUCCESS ||
+    if (!ls.KernelGetAttribute || !rt_driver.cu.CtxGetDevice || rt_driver.cu.CtxGetDevice(&dev) != CUDA_SUCCESS ||
         ls.KernelGetAttribute(&n, CU_FUNC_ATTRIBUTE_NUM_REGS, (CUkernel)f, dev) != CUDA_SUCCESS)
       return -1;
   } else if (!ls.FuncGetAttribute || ls.FuncGetAttribute(&n, CU_FUNC_ATTRIBUTE_NUM_REGS, f) != CUDA_SUCCESS) {
@@ -147,8 +149,8 @@ static CUfunction find_copy(int kernel, CUfunction f, const char *prefix, CUdevi
     CUkernel k;
     if (ls.KernelGetLibrary(&lib, (CUkernel)f) == CUDA_SUCCESS && ls.LibraryGetKernel(&k, lib, want) == CUDA_SUCCESS) {
       copy = (CUfunction)k;
-      if (facts && rt_gsan.cu.LibraryGetGlobal &&
-          rt_gsan.cu.LibraryGetGlobal(facts, facts_size, lib, global) != CUDA_SUCCESS)
+      if (facts && rt_driver.cu.LibraryGetGlobal &&
+          rt_driver.cu.LibraryGetGlobal(facts, facts_size, lib, global) != CUDA_SUCCESS)
         *facts = 0;
     }
   } else {
@@ -156,7 +158,7 @@ static CUfunction find_copy(int kernel, CUfunction f, const char *prefix, CUdevi
     CUfunction c;
     if (ls.FuncGetModule(&m, f) == CUDA_SUCCESS && ls.ModuleGetFunction(&c, m, want) == CUDA_SUCCESS) {
       copy = c;
-      if (facts && rt_gsan.cu.ModuleGetGlobal && rt_gsan.cu.ModuleGetGlobal(facts, facts_size, m, global) != CUDA_SUCCESS)
+      if (facts && rt_driver.cu.ModuleGetGlobal && rt_driver.cu.ModuleGetGlobal(facts, facts_size, m, global) != CUDA_SUCCESS)
         *facts = 0;
     }
   }
@@ -169,14 +171,14 @@ static CUfunction find_copy(int kernel, CUfunction f, const char *prefix, CUdevi
  * stream: a copy on the legacy stream would wait for the program's other
  * streams, and end a capture of this thread's (looked up in relaxed mode). */
 static rt_facts *read_facts(CUdeviceptr g, size_t size, unsigned nparams) {
-  rt_dev *d = rt_gsan_dev_here();
-  if (!g || !size || size > (1u << 20) || !d || !d->own_stream || !rt_gsan.cu.MemcpyDtoHAsync) return NULL;
+  rt_dev *d = rt_device_here();
+  if (!g || !size || size > (1u << 20) || !d || !d->own_stream || !rt_driver.cu.MemcpyDtoHAsync) return NULL;
   void *blob = malloc(size);
   if (!blob) return NULL;
   rt_facts *f = NULL;
   const char *why = "the copy failed";
-  if (rt_gsan.cu.MemcpyDtoHAsync(blob, g, size, d->own_stream) == CUDA_SUCCESS &&
-      rt_gsan.cu.StreamSynchronize(d->own_stream) == CUDA_SUCCESS)
+  if (rt_driver.cu.MemcpyDtoHAsync(blob, g, size, d->own_stream) == CUDA_SUCCESS &&
+      rt_driver.cu.StreamSynchronize(d->own_stream) == CUDA_SUCCESS)
     f = rt_facts_parse(blob, size, nparams, &why);
   if (!f && rt_gsan.flags.verbosity > 0) rt_gsan_say("launch facts unusable (%s): the kernel runs checked", why);
   free(blob);
@@ -309,9 +311,9 @@ static void info_of(CUfunction f, copy_info *c) {
    * which the driver ends at any call it deems unsafe (cuModuleGetFunction
    * loads the copy): relaxed while gsan asks */
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-  rt_gsan_capture_swap(&mode);
+  rt_driver_capture_swap(&mode);
   look_up(f, c, proofs);
-  rt_gsan_capture_swap(&mode);
+  rt_driver_capture_swap(&mode);
   copy_info *keep = proofs ? malloc(used(c)) : NULL;
   if (keep) memcpy(keep, c, used(c));
   pthread_mutex_lock(&ls.lock);
@@ -552,7 +554,7 @@ static void keep_verdict(proven_info *pi, key k, int failing) {
  * legacy stream's while another stream captures, says nothing) */
 static int surely_not_captured(CUstream s) {
   CUstreamCaptureStatus c = CU_STREAM_CAPTURE_STATUS_ACTIVE;
-  return rt_gsan.cu.StreamIsCapturing && rt_gsan.cu.StreamIsCapturing(s, &c) == CUDA_SUCCESS &&
+  return rt_driver.cu.StreamIsCapturing && rt_driver.cu.StreamIsCapturing(s, &c) == CUDA_SUCCESS &&
          c == CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
@@ -562,7 +564,7 @@ static void prepare(rt_launch *l, const copy_info *c, void **args, void **extra,
   const unsigned char *user = NULL;
   size_t user_size = 0;
   if (extra && !extra_buffer(extra, &user, &user_size)) return;
-  rt_dev *d = rt_gsan_dev_here();
+  rt_dev *d = rt_device_here();
   if (!d || !d->arena) return;
   gsan_launch_entry *e = (gsan_launch_entry *)(l->buf + (extra ? c->hidden : 0));
   for (unsigned w = 0; w < c->words; w++) {
@@ -630,3 +632,18 @@ void rt_launch_prepare(rt_launch *l, CUfunction f, void **args, void **extra, co
   prepare(l, &c, args, extra, dims);
   release(c.proven);
 }
+
+/* a reset context took its modules with it */
+static void forget_device(const struct rt_dev *d) {
+  (void)d;
+  rt_launch_forget();
+}
+
+static void print_stats(void) {
+  unsigned long long all, copies, proofs;
+  rt_launch_counts(&all, &copies, &proofs);
+  rt_gsan_say("stats: %llu kernel launches, %llu of them through launch-bounds copies, %llu of those proven at launch",
+              all, copies, proofs);
+}
+
+const rt_listener rt_launch_listener = {.name = "launch", .forget = forget_device, .stats = print_stats};

@@ -9,6 +9,8 @@
 #ifndef GSAN_RT_LAUNCH_H
 #define GSAN_RT_LAUNCH_H
 
+#include "rt_events.h"
+
 #include <cuda.h>
 #include <gsan/abi.h>
 #include <stddef.h>
@@ -45,6 +47,8 @@ void rt_launch_prepare(rt_launch *l, CUfunction f, void **args, void **extra, co
 void rt_launch_forget(void);
 /* launches seen so far, how many of them launched a copy, and how many
  * of those the proven copy */
+/* its listener: forget (rt_launch_forget, whatever the device), stats */
+extern const rt_listener rt_launch_listener;
 void rt_launch_counts(unsigned long long *all, unsigned long long *copies, unsigned long long *proofs);
 
 #endif

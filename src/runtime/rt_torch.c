@@ -6,7 +6,9 @@
  * one until it must), so the call runs in the device's primary context, the
  * one cudart and PyTorch use. Bad input and failures come back as NULL with
  * a one-line message; nothing aborts the program. */
+#include "rt_driver.h"
 #include "rt_gsan.h"
+#include "rt_hooks.h"
 
 #include <gsan/gsan_torch.h>
 
@@ -25,12 +27,12 @@ static struct {
 /* 1 when gsan sees the driver (the program found it through libgsan's
  * dlsym: libgsan preloaded, as gsan run does) and has what it needs */
 static int driver_seen(const char *api) {
-  if (rt_gsan.get_proc && !cu.DeviceGetCount) {
-    *(void **)&cu.DeviceGetCount = rt_gsan_real("cuDeviceGetCount");
-    *(void **)&cu.PrimaryCtxRetain = rt_gsan_real("cuDevicePrimaryCtxRetain");
+  if (rt_driver.get_proc && !cu.DeviceGetCount) {
+    *(void **)&cu.DeviceGetCount = rt_driver_real("cuDeviceGetCount");
+    *(void **)&cu.PrimaryCtxRetain = rt_driver_real("cuDevicePrimaryCtxRetain");
   }
-  if (cu.DeviceGetCount && cu.PrimaryCtxRetain && rt_gsan.cu.CtxGetCurrent && rt_gsan.cu.CtxGetDevice &&
-      rt_gsan.cu.CtxPushCurrent && rt_gsan.cu.CtxPopCurrent)
+  if (cu.DeviceGetCount && cu.PrimaryCtxRetain && rt_driver.cu.CtxGetCurrent && rt_driver.cu.CtxGetDevice &&
+      rt_driver.cu.CtxPushCurrent && rt_driver.cu.CtxPopCurrent)
     return 1;
   rt_gsan_say("%s: the CUDA driver was not loaded through libgsan (is the program run by gsan run, and CUDA "
               "initialised?)",
@@ -44,7 +46,7 @@ static int driver_seen(const char *api) {
 static int enter_device(const char *api, int device) {
   CUcontext cur = NULL;
   CUdevice dev;
-  if (rt_gsan.cu.CtxGetCurrent(&cur) == CUDA_SUCCESS && cur && rt_gsan.cu.CtxGetDevice(&dev) == CUDA_SUCCESS &&
+  if (rt_driver.cu.CtxGetCurrent(&cur) == CUDA_SUCCESS && cur && rt_driver.cu.CtxGetDevice(&dev) == CUDA_SUCCESS &&
       dev == device)
     return 0;
   int n = 0;
@@ -60,7 +62,7 @@ static int enter_device(const char *api, int device) {
   CUresult r = CUDA_SUCCESS;
   if (!ctx && (r = cu.PrimaryCtxRetain(&ctx, device)) == CUDA_SUCCESS)
     __atomic_store_n(&primary[device], ctx, __ATOMIC_RELEASE); /* a racing retain only adds a reference */
-  if (r == CUDA_SUCCESS) r = rt_gsan.cu.CtxPushCurrent(ctx);
+  if (r == CUDA_SUCCESS) r = rt_driver.cu.CtxPushCurrent(ctx);
   if (r != CUDA_SUCCESS) {
     rt_gsan_say("%s: no context on device %d (CUDA error %d)", api, device, (int)r);
     return -1;
@@ -70,7 +72,7 @@ static int enter_device(const char *api, int device) {
 
 static void leave_device(int pushed) {
   CUcontext prev;
-  if (pushed == 1) rt_gsan.cu.CtxPopCurrent(&prev);
+  if (pushed == 1) rt_driver.cu.CtxPopCurrent(&prev);
 }
 
 void *gsan_torch_malloc(ssize_t size, int device, struct CUstream_st *stream) {
@@ -87,7 +89,7 @@ void *gsan_torch_malloc(ssize_t size, int device, struct CUstream_st *stream) {
   CUresult r = rt_alloc_ordered(&p, (size_t)size, stream);
   leave_device(pushed);
   if (r == CUDA_SUCCESS) return (void *)(uintptr_t)p;
-  if (!rt_gsan_context_lost(r))
+  if (!rt_driver_context_lost(r))
     rt_gsan_say("%s: cannot allocate %zd bytes on device %d (CUDA error %d)", api, size, device, (int)r);
   return NULL;
 }
@@ -102,6 +104,6 @@ void gsan_torch_free(void *ptr, ssize_t size, int device, struct CUstream_st *st
   leave_device(pushed);
   /* a double or invalid free has been reported (CUDA_ERROR_INVALID_VALUE);
    * after a kernel fault every call fails, and that was the fault's report */
-  if (r != CUDA_SUCCESS && r != CUDA_ERROR_INVALID_VALUE && !rt_gsan_context_lost(r))
+  if (r != CUDA_SUCCESS && r != CUDA_ERROR_INVALID_VALUE && !rt_driver_context_lost(r))
     rt_gsan_say("%s: cannot free %p on device %d (CUDA error %d)", api, ptr, device, (int)r);
 }

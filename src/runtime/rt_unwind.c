@@ -11,7 +11,9 @@
  *   and the rest) and backtrace. Linked into libgsan (DT_NEEDED), it would
  *   join the global scope of every program gsan preloads into, ahead of
  *   libgcc_s, and take over the program's C++ exceptions. It is loaded with
- *   dlopen(RTLD_LOCAL) instead, so only gsan calls it.
+ *   dlopen(RTLD_LOCAL) instead, so only gsan calls it; its functions are
+ *   found with glibc's own dlsym (rt_real_dlsym), not through the dlsym
+ *   libgsan exports to the program.
  * - Its per-thread cache is keyed by return address and never emptied. Once a
  *   library is unloaded and other code is loaded where its code was, a cached
  *   frame layout would be applied to that code: wrong frames, or a load
@@ -24,6 +26,8 @@
  *   some 30 of backtrace()'s captures: a thread's first RT_UNWIND_WARM are
  *   backtrace()'s, so that one that allocates a few times never pays it. */
 #include "rt_unwind.h"
+
+#include "rt_dlsym.h"
 
 #define UNW_LOCAL_ONLY
 #include <dlfcn.h>
@@ -137,14 +141,14 @@ static void init(void) {
   }
   /* a cache per thread: the threads that allocate share no lock when one
    * of them meets a frame it has not seen */
-  int (*set_policy)(unw_addr_space_t, unw_caching_policy_t) = (int (*)(unw_addr_space_t, unw_caching_policy_t))dlsym(
+  int (*set_policy)(unw_addr_space_t, unw_caching_policy_t) = (int (*)(unw_addr_space_t, unw_caching_policy_t))rt_real_dlsym(
       h, SYM(unw_set_caching_policy));
-  unw_addr_space_t *local = (unw_addr_space_t *)dlsym(h, SYM(unw_local_addr_space));
+  unw_addr_space_t *local = (unw_addr_space_t *)rt_real_dlsym(h, SYM(unw_local_addr_space));
   if (set_policy && local) set_policy(*local, UNW_CACHE_PER_THREAD);
   pthread_mutex_lock(&uw.lock);
   relist();
   pthread_mutex_unlock(&uw.lock);
-  *(void **)&uw.fast = dlsym(h, "unw_backtrace");
+  *(void **)&uw.fast = rt_real_dlsym(h, "unw_backtrace");
   if (!uw.fast) stop_fast("glibc backtrace(): libunwind.so.8 has no unw_backtrace");
 }
 

@@ -1,0 +1,96 @@
+/* Device records to reports (rt_drain.h): the rings drained, by the monitor
+ * thread and after every driver call that waited for the device, each
+ * record through the sink, which prints a site's first report and counts
+ * the rest. die and sink are rt_gsan.c's, moved verbatim. Lock rule: draining
+ * holds rt_gsan.lock throughout (the sink, the site tables and the per-site
+ * counts are under it); it is never called with the lock held. */
+#include "rt_drain.h"
+
+#include "rt_binary.h"
+#include "rt_device.h"
+#include "rt_driver.h"
+#include "rt_exit.h"
+#include "rt_gsan.h"
+#include "rt_heap.h"
+#include "rt_tables.h"
+
+#include <string.h>
+
+/* the sink's name for the site-table lookup (under rt_gsan.lock) */
+static const rt_site_table *table_for(uint64_t module) { return rt_tables_get(module); }
+
+/* the end of a run that reported: the program's own output first (_exit
+ * skips stdio), then exitcode */
+static void die(void) {
+  /* not fflush(NULL): it would wait for every stream's lock, stdin's too,
+   * which a thread blocked in a read holds */
+  fflush(stdout);
+  fflush(rt_gsan.log.out);
+  rt_exit_now(rt_gsan.flags.exitcode);
+}
+
+/* One device record: printed the first time its site fails (until
+ * report_limit), counted after that. In halt mode the first report ends the
+ * run: after a trap the context is dead and nothing the program does next
+ * can succeed. Runs under rt_gsan.lock. */
+static void sink(void *arg, const gsan_record *rec) {
+  (void)arg;
+  /* a site already reported (or held back) is only counted: a million
+   * threads failing one check must not cost a million symbolised reports */
+  if (rt_seen_again(&rt_gsan.seen, rec->module_id, rec->site)) return;
+  const rt_site_table *t = table_for(rec->module_id);
+  rt_site s;
+  memset(&s, 0, sizeof s);
+  if ((!t || rt_sites_get(t, rec->site, &s) < 0) && !rt_binary_site(rec, &s)) {
+    s.func = "?";
+    s.kind = 0;
+  }
+  rt_region reg = {rec->base, rec->size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
+  rt_alloc_info info;
+  int state = RT_SLOT_LIVE;
+  static rt_dev_origin origin;
+  static rt_site osite;
+  if (s.root != GSAN_ROOT_ARENA) { /* a variable, or a dead frame (use-after-scope) */
+    reg.name = s.root_name;
+    reg.space = s.root_space;
+  } else if (rt_heap_explain(&s, rec, &reg, &origin, &osite, &state)) {
+    /* a device-heap block, or a failed in-kernel free */
+  } else if (rt_gsan_find(rec->base, &info) == RT_OK) {
+    state = info.state;
+    reg.base = info.base;
+    reg.size = info.size;
+  }
+  const char *kind = rt_classify_device(&s, rec, state);
+  char fbuf[1024];
+  const char *names[] = {rt_demangle(s.func, fbuf, sizeof fbuf), s.file, s.call_file};
+  if (rt_gsan_suppressed(kind, names, 3, NULL)) return;
+  if (rt_seen_hit(&rt_gsan.seen, rec->module_id, rec->site, kind, t || s.binary ? &s : NULL) > 1) return;
+  if (rt_gsan.flags.report_limit && rt_gsan.log.reports >= (unsigned)rt_gsan.flags.report_limit) {
+    if (rt_gsan.flags.halt_on_error) die(); /* not printed, but it still ends the run */
+    return;
+  }
+  static rt_stacks st;
+  if (s.root == GSAN_ROOT_ARENA && state != RT_SLOT_NEVER && state != RT_SLOT_DEVHEAP)
+    rt_gsan_region_stacks(reg.base, state == RT_SLOT_FREED, &reg, &st);
+  rt_err_device e = {kind, *rec, s, reg};
+  rt_report_device(&rt_gsan.log, &e);
+  rt_seen_printed(&rt_gsan.seen, rec->module_id, rec->site);
+  if (rt_gsan.flags.halt_on_error) die();
+}
+
+void rt_drain_die(void) { die(); }
+
+void rt_drain(int final) {
+  if (!rt_gsan_is_ready()) return;
+  pthread_mutex_lock(&rt_gsan.lock);
+  for (int i = 0; i < RT_MAX_DEVICES; i++) {
+    rt_dev *d = rt_device_at(i);
+    if (d->ready) rt_ring_drain(&d->ring, final, sink, NULL);
+  }
+  pthread_mutex_unlock(&rt_gsan.lock);
+}
+
+CUresult rt_drain_after(CUresult r) {
+  rt_drain(rt_driver_context_lost(r));
+  return r;
+}
