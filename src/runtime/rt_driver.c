@@ -20,34 +20,8 @@ void *rt_driver_real(const char *name) { return rt_driver_real_v(name, RT_OWN_VE
 
 void rt_driver_init(rt_get_proc_fn get_proc) {
   rt_driver.get_proc = get_proc;
-#define GET(field, name) *(void **)&rt_driver.cu.field = rt_driver_real(name)
-  GET(MemAlloc, "cuMemAlloc");
-  GET(MemFree, "cuMemFree");
-  GET(LibraryGetGlobal, "cuLibraryGetGlobal");
-  GET(ModuleGetGlobal, "cuModuleGetGlobal");
-  GET(CtxSynchronize, "cuCtxSynchronize");
-  GET(CtxGetDevice, "cuCtxGetDevice");
-  GET(DeviceGetAttribute, "cuDeviceGetAttribute");
-  GET(MemHostRegister, "cuMemHostRegister");
-  GET(MemHostGetDevicePointer, "cuMemHostGetDevicePointer");
-  GET(MemsetD8, "cuMemsetD8");
-  GET(MemcpyHtoD, "cuMemcpyHtoD");
-  GET(MemcpyDtoH, "cuMemcpyDtoH");
-  GET(MemHostUnregister, "cuMemHostUnregister");
-  GET(CtxGetId, "cuCtxGetId");
-  GET(StreamSynchronize, "cuStreamSynchronize");
-  GET(StreamIsCapturing, "cuStreamIsCapturing");
-  GET(StreamCreate, "cuStreamCreate");
-  GET(MemcpyHtoDAsync, "cuMemcpyHtoDAsync");
-  GET(MemcpyDtoHAsync, "cuMemcpyDtoHAsync");
-  GET(ThreadExchangeStreamCaptureMode, "cuThreadExchangeStreamCaptureMode");
-  GET(CtxGetCurrent, "cuCtxGetCurrent");
-  GET(CtxPushCurrent, "cuCtxPushCurrent");
-  GET(CtxPopCurrent, "cuCtxPopCurrent");
-  GET(PointerGetAttribute, "cuPointerGetAttribute");
-  GET(ModuleLoadData, "cuModuleLoadData");
-  GET(LibraryLoadData, "cuLibraryLoadData");
-  GET(LinkAddData, "cuLinkAddData");
+#define GET(name, field, pfn) *(void **)&rt_driver.cu.field = rt_driver_real(name);
+  RT_DRIVER_OWN(GET)
 #undef GET
 #define VMM(field, name) *(void **)&rt_driver.vmm.field = rt_driver_real(name)
   VMM(MemAddressReserve, "cuMemAddressReserve");

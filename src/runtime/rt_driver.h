@@ -8,6 +8,9 @@
 #include "rt_vmm_cuda.h"
 
 #include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include "rt_driver.inc"
 
 typedef CUresult (*rt_get_proc_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
 
@@ -18,37 +21,10 @@ typedef CUresult (*rt_get_proc_fn)(const char *, void **, int, cuuint64_t, CUdri
 
 typedef struct rt_driver_ctx {
   rt_get_proc_fn get_proc; /* the driver's cuGetProcAddress; NULL until it is known */
-  struct { /* the driver's functions gsan itself calls; NULL where it has none */
-    CUresult (*MemAlloc)(CUdeviceptr *, size_t);
-    CUresult (*MemFree)(CUdeviceptr);
-    CUresult (*LibraryGetGlobal)(CUdeviceptr *, size_t *, CUlibrary, const char *);
-    CUresult (*ModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
-    CUresult (*CtxSynchronize)(void);
-    CUresult (*StreamSynchronize)(CUstream);
-    CUresult (*StreamIsCapturing)(CUstream, CUstreamCaptureStatus *);
-    CUresult (*StreamCreate)(CUstream *, unsigned);
-    CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
-    CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
-    CUresult (*ThreadExchangeStreamCaptureMode)(CUstreamCaptureMode *);
-    CUresult (*CtxGetDevice)(CUdevice *);
-    CUresult (*DeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
-    CUresult (*MemHostRegister)(void *, size_t, unsigned);
-    CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
-    CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
-    CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
-    CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
-    CUresult (*MemHostUnregister)(void *);
-    CUresult (*CtxGetId)(CUcontext, unsigned long long *);
-    CUresult (*CtxGetCurrent)(CUcontext *);
-    CUresult (*CtxPushCurrent)(CUcontext);
-    CUresult (*CtxPopCurrent)(CUcontext *);
-    CUresult (*PointerGetAttribute)(void *, CUpointer_attribute, CUdeviceptr);
-    /* what loads instrumented PTX in place of a file the program named */
-    CUresult (*ModuleLoadData)(CUmodule *, const void *);
-    CUresult (*LibraryLoadData)(CUlibrary *, const void *, CUjit_option *, void **, unsigned, CUlibraryOption *,
-                                void **, unsigned);
-    CUresult (*LinkAddData)(CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned, CUjit_option *,
-                            void **);
+  struct { /* the driver's functions gsan itself calls (RT_DRIVER_OWN); NULL where it has none */
+#define RT_DRIVER_FIELD(name, field, pfn) pfn field;
+    RT_DRIVER_OWN(RT_DRIVER_FIELD)
+#undef RT_DRIVER_FIELD
   } cu;
   rt_cuda_api vmm; /* the arena's VMM calls (rt_vmm_cuda.h) */
 } rt_driver_ctx;

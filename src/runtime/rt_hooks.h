@@ -8,16 +8,37 @@
 #include "rt_events.h"
 
 #include <cuda.h>
+#include <cudaTypedefs.h>
+
+/* the hooked entry points: one list (rt_driver.inc) */
+#include "rt_driver.inc"
 
 /* One interposed driver entry point. */
 typedef struct rt_hook {
   const char *name;
   void *mine[2];   /* gsan's wrapper: [0] legacy stream, [1] per-thread stream */
-  void **real;     /* where the driver's function goes; NULL: fetched at start-up */
+  void **real;     /* where the driver's function goes: [0], or [variant] */
   int variants;    /* 2: the per-thread-stream variant is its own function */
   int min_version; /* the driver API versions this signature serves: [min, max) */
   int max_version; /* 0: no upper bound */
 } rt_hook;
+
+/* What a family file makes of its list (rt_driver.inc), in this order:
+ *   static struct { RT_DRIVER_<FAMILY>(RT_HOOK_REAL) } real;  the driver's functions
+ *   RT_DRIVER_<FAMILY>(RT_HOOK_DECLARE)                        its wrappers' declarations
+ *   const rt_hook rt_hooks_<family>[] = {RT_DRIVER_<FAMILY>(RT_HOOK_ROW) RT_HOOK_END};
+ * A wrapper is declared with the row's type: one written with another
+ * signature conflicts with it and does not compile. */
+#define RT_HOOK_REAL(name, key, pfn, variants, lo, hi) pfn key[variants];
+#define RT_HOOK_DECLARE(name, key, pfn, variants, lo, hi) \
+  static __typeof__(*(pfn)0) w_##key RT_HOOK_DECLARE_PT_##variants(key);
+#define RT_HOOK_DECLARE_PT_1(key)
+#define RT_HOOK_DECLARE_PT_2(key) , w_##key##_pt
+#define RT_HOOK_ROW(name, key, pfn, variants, lo, hi) \
+  {name, {(void *)w_##key, (void *)RT_HOOK_PT_##variants(key)}, (void **)real.key, variants, lo, hi},
+#define RT_HOOK_PT_1(key) w_##key
+#define RT_HOOK_PT_2(key) w_##key##_pt
+#define RT_HOOK_END {NULL, {NULL, NULL}, NULL, 0, 0, 0}
 
 /* the hook tables, each ended by an entry with no name */
 extern const rt_hook rt_hooks_alloc[], rt_hooks_copy[], rt_hooks_ctx[], rt_hooks_module[], rt_hooks_query[],

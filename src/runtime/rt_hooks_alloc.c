@@ -23,22 +23,14 @@
 /* the driver's own allocation calls, there for what gsan hands back; the
  * stream-ordered ones per variant: [0] legacy stream, [1] per-thread stream */
 static struct {
-  CUresult (*AllocManaged)(CUdeviceptr *, size_t, unsigned);
-  CUresult (*AllocAsync[2])(CUdeviceptr *, size_t, CUstream);
-  CUresult (*FreeAsync[2])(CUdeviceptr, CUstream);
-  CUresult (*AllocFromPool[2])(CUdeviceptr *, size_t, CUmemoryPool, CUstream);
-  CUresult (*AllocPitch)(CUdeviceptr *, size_t *, size_t, size_t, unsigned);
-  CUresult (*PoolCreate)(CUmemoryPool *, const CUmemPoolProps *);
-  CUresult (*PoolDestroy)(CUmemoryPool);
-  CUresult (*DefaultPool)(CUmemoryPool *, CUdevice);
-  CUresult (*GraphAddMemAllocNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUDA_MEM_ALLOC_NODE_PARAMS *);
-  CUresult (*GraphAddMemFreeNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUdeviceptr);
-  CUresult (*GraphAddEmptyNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t);
-  /* cuGraphAddNode: CUDA 12.2's, and 12.3's with edge data */
-  CUresult (*AddNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t, CUgraphNodeParams *);
-  CUresult (*AddNodeEdges)(CUgraphNode *, CUgraph, const CUgraphNode *, const CUgraphEdgeData *, size_t,
-                           CUgraphNodeParams *);
+  RT_DRIVER_ALLOC(RT_HOOK_REAL)
 } real;
+RT_DRIVER_ALLOC(RT_HOOK_DECLARE)
+/* and the calls gsan makes itself, fetched at their first use */
+static struct {
+  CUresult (*DefaultPool)(CUmemoryPool *, CUdevice);
+  CUresult (*GraphAddEmptyNode)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t);
+} fetched;
 
 /* a slot of d's arena for size bytes, its allocation stack kept;
  * CUDA_SUCCESS or the driver's error for the failure */
@@ -76,7 +68,7 @@ static CUresult w_MemAlloc(CUdeviceptr *dptr, size_t size) {
  * for any allocation (its monitor and its checks at exit). */
 static CUresult w_MemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned flags) {
   rt_device_here();
-  return tracked(real.AllocManaged(dptr, size, flags), dptr, size);
+  return tracked(real.MemAllocManaged[0](dptr, size, flags), dptr, size);
 }
 
 static void report_free(const char *kind, const char *api, CUdeviceptr ptr, const rt_alloc_info *info) {
@@ -163,7 +155,7 @@ static struct {
  * whose memory the arena cannot be: exportable (IPC handles need the pool's
  * own allocations), host memory. */
 static CUresult w_MemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props) {
-  CUresult r = real.PoolCreate(pool, props);
+  CUresult r = real.MemPoolCreate[0](pool, props);
   if (r != CUDA_SUCCESS || !props) return r;
   int dev = props->handleTypes == CU_MEM_HANDLE_TYPE_NONE && props->location.type == CU_MEM_LOCATION_TYPE_DEVICE
                 ? props->location.id
@@ -179,7 +171,7 @@ static CUresult w_MemPoolDestroy(CUmemoryPool pool) {
   for (unsigned i = 0; i < pools.n; i++)
     if (pools.p[i].pool == pool) pools.p[i] = pools.p[--pools.n];
   pthread_mutex_unlock(&pools.lock);
-  return real.PoolDestroy(pool);
+  return real.MemPoolDestroy[0](pool);
 }
 
 /* 1 when d's arena may serve pool's allocations: a pool created for d's
@@ -192,9 +184,9 @@ static int arena_pool(const rt_dev *d, CUmemoryPool pool) {
     if (pools.p[i].pool == pool) dev = pools.p[i].device;
   pthread_mutex_unlock(&pools.lock);
   if (dev != -2) return dev == d->device;
-  if (!real.DefaultPool) *(void **)&real.DefaultPool = rt_driver_real("cuDeviceGetDefaultMemPool");
+  if (!fetched.DefaultPool) *(void **)&fetched.DefaultPool = rt_driver_real("cuDeviceGetDefaultMemPool");
   CUmemoryPool def;
-  return real.DefaultPool && real.DefaultPool(&def, d->device) == CUDA_SUCCESS && def == pool;
+  return fetched.DefaultPool && fetched.DefaultPool(&def, d->device) == CUDA_SUCCESS && def == pool;
 }
 
 /* ---- graphs ----
@@ -236,8 +228,8 @@ typedef struct node_site {
 /* 1 when the stand-in can be added (the driver has the call) */
 static int can_stand_in(const node_site *n) {
   if (n->by != BY_EMPTY_NODE) return 1; /* the generic call the program made */
-  if (!real.GraphAddEmptyNode) *(void **)&real.GraphAddEmptyNode = rt_driver_real("cuGraphAddEmptyNode");
-  return real.GraphAddEmptyNode != NULL;
+  if (!fetched.GraphAddEmptyNode) *(void **)&fetched.GraphAddEmptyNode = rt_driver_real("cuGraphAddEmptyNode");
+  return fetched.GraphAddEmptyNode != NULL;
 }
 
 static CUresult add_stand_in(const node_site *n) {
@@ -245,9 +237,9 @@ static CUresult add_stand_in(const node_site *n) {
   memset(&empty, 0, sizeof empty);
   empty.type = CU_GRAPH_NODE_TYPE_EMPTY;
   switch (n->by) {
-  case BY_ADD_NODE: return real.AddNode(n->node, n->g, n->deps, n->ndeps, &empty);
-  case BY_ADD_NODE_EDGES: return real.AddNodeEdges(n->node, n->g, n->deps, n->edges, n->ndeps, &empty);
-  default: return real.GraphAddEmptyNode(n->node, n->g, n->deps, n->ndeps);
+  case BY_ADD_NODE: return real.GraphAddNode[0](n->node, n->g, n->deps, n->ndeps, &empty);
+  case BY_ADD_NODE_EDGES: return real.GraphAddNodeEdges[0](n->node, n->g, n->deps, n->edges, n->ndeps, &empty);
+  default: return fetched.GraphAddEmptyNode(n->node, n->g, n->deps, n->ndeps);
   }
 }
 
@@ -289,14 +281,14 @@ static CUresult w_GraphAddMemAllocNode(CUgraphNode *node, CUgraph g, const CUgra
   CUresult r;
   return p && graph_alloc_node(&n, &p->poolProps, p->bytesize, &p->dptr, &r)
              ? r
-             : real.GraphAddMemAllocNode(node, g, deps, ndeps, p);
+             : real.GraphAddMemAllocNode[0](node, g, deps, ndeps, p);
 }
 
 static CUresult w_GraphAddMemFreeNode(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                       CUdeviceptr dptr) {
   node_site n = {node, g, deps, NULL, ndeps, BY_EMPTY_NODE};
   CUresult r;
-  return graph_free_node(&n, dptr, &r) ? r : real.GraphAddMemFreeNode(node, g, deps, ndeps, dptr);
+  return graph_free_node(&n, dptr, &r) ? r : real.GraphAddMemFreeNode[0](node, g, deps, ndeps, dptr);
 }
 
 /* The generic cuGraphAddNode: memory nodes as above, every other node type
@@ -312,14 +304,14 @@ static CUresult w_GraphAddNode(CUgraphNode *node, CUgraph g, const CUgraphNode *
                                CUgraphNodeParams *p) {
   node_site n = {node, g, deps, NULL, ndeps, BY_ADD_NODE};
   CUresult r;
-  return memory_node(&n, p, &r) ? r : real.AddNode(node, g, deps, ndeps, p);
+  return memory_node(&n, p, &r) ? r : real.GraphAddNode[0](node, g, deps, ndeps, p);
 }
 
 static CUresult w_GraphAddNodeEdges(CUgraphNode *node, CUgraph g, const CUgraphNode *deps,
                                     const CUgraphEdgeData *edges, size_t ndeps, CUgraphNodeParams *p) {
   node_site n = {node, g, deps, edges, ndeps, BY_ADD_NODE_EDGES};
   CUresult r;
-  return memory_node(&n, p, &r) ? r : real.AddNodeEdges(node, g, deps, edges, ndeps, p);
+  return memory_node(&n, p, &r) ? r : real.GraphAddNodeEdges[0](node, g, deps, edges, ndeps, p);
 }
 
 /* a stream-ordered allocation the driver made: tracked, unless it is a
@@ -368,16 +360,18 @@ static CUresult free_async(int v, CUdeviceptr ptr, CUstream s, const char *api) 
   return arena_free(d, ptr, api);
 }
 
-#define ORDERED_WRAPPERS(V)                                                                             \
-  static CUresult w_AllocAsync##V(CUdeviceptr *dptr, size_t size, CUstream s) {                       \
-    return alloc_async(V, dptr, size, s);                                                               \
-  }                                                                                                     \
-  static CUresult w_AllocFromPool##V(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) { \
-    return alloc_from_pool(V, dptr, size, pool, s);                                                     \
-  }                                                                                                     \
-  static CUresult w_FreeAsync##V(CUdeviceptr ptr, CUstream s) { return free_async(V, ptr, s, "cuMemFreeAsync"); }
-ORDERED_WRAPPERS(0)
-ORDERED_WRAPPERS(1)
+/* the stream-ordered wrappers: w_<key> for the legacy stream, w_<key>_pt for
+ * the per-thread stream (rt_driver.inc) */
+static CUresult w_AllocAsync(CUdeviceptr *dptr, size_t size, CUstream s) { return alloc_async(0, dptr, size, s); }
+static CUresult w_AllocAsync_pt(CUdeviceptr *dptr, size_t size, CUstream s) { return alloc_async(1, dptr, size, s); }
+static CUresult w_AllocFromPool(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) {
+  return alloc_from_pool(0, dptr, size, pool, s);
+}
+static CUresult w_AllocFromPool_pt(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) {
+  return alloc_from_pool(1, dptr, size, pool, s);
+}
+static CUresult w_FreeAsync(CUdeviceptr ptr, CUstream s) { return free_async(0, ptr, s, "cuMemFreeAsync"); }
+static CUresult w_FreeAsync_pt(CUdeviceptr ptr, CUstream s) { return free_async(1, ptr, s, "cuMemFreeAsync"); }
 
 /* the same, for gsan's own entry points (rt_torch.c): the driver's calls
  * they may fall back to are fetched here when the program never asked */
@@ -401,7 +395,7 @@ static CUresult w_MemAllocPitch(CUdeviceptr *dptr, size_t *pitch, size_t width, 
   rt_dev *d;
   if (!dptr || !pitch || width == 0 || height == 0 || (elem != 4 && elem != 8 && elem != 16) ||
       !(d = rt_device_here())) {
-    CUresult r = real.AllocPitch(dptr, pitch, width, height, elem);
+    CUresult r = real.MemAllocPitch[0](dptr, pitch, width, height, elem);
     return tracked(r, dptr, r == CUDA_SUCCESS ? *pitch * height : 0);
   }
   size_t p = (width + RT_PITCH_ALIGN - 1) / RT_PITCH_ALIGN * RT_PITCH_ALIGN;
@@ -411,23 +405,4 @@ static CUresult w_MemAllocPitch(CUdeviceptr *dptr, size_t *pitch, size_t width, 
   return r;
 }
 
-#define ONE(n, f, r) {n, {(void *)w_##f, (void *)w_##f}, (void **)r, 1, 0, 0}
-#define TWO(n, f, r) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)r, 2, 0, 0}
-const rt_hook rt_hooks_alloc[] = {
-    ONE("cuMemAlloc", MemAlloc, NULL),
-    ONE("cuMemAllocManaged", MemAllocManaged, &real.AllocManaged),
-    ONE("cuMemFree", MemFree, NULL),
-    ONE("cuMemAllocPitch", MemAllocPitch, &real.AllocPitch),
-    TWO("cuMemAllocAsync", AllocAsync, real.AllocAsync),
-    TWO("cuMemFreeAsync", FreeAsync, real.FreeAsync),
-    TWO("cuMemAllocFromPoolAsync", AllocFromPool, real.AllocFromPool),
-    ONE("cuMemPoolCreate", MemPoolCreate, &real.PoolCreate),
-    ONE("cuMemPoolDestroy", MemPoolDestroy, &real.PoolDestroy),
-    ONE("cuGraphAddMemAllocNode", GraphAddMemAllocNode, &real.GraphAddMemAllocNode),
-    ONE("cuGraphAddMemFreeNode", GraphAddMemFreeNode, &real.GraphAddMemFreeNode),
-    /* cuGraphAddNode took edge data in CUDA 12.3: the version asked for says which */
-    {"cuGraphAddNode", {(void *)w_GraphAddNode, (void *)w_GraphAddNode}, (void **)&real.AddNode, 1, 0, 12030},
-    {"cuGraphAddNode", {(void *)w_GraphAddNodeEdges, (void *)w_GraphAddNodeEdges}, (void **)&real.AddNodeEdges, 1,
-     12030, 0},
-    {NULL, {NULL, NULL}, NULL, 0, 0, 0},
-};
+const rt_hook rt_hooks_alloc[] = {RT_DRIVER_ALLOC(RT_HOOK_ROW) RT_HOOK_END};

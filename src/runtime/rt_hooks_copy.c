@@ -156,42 +156,9 @@ static int batch3d_bad(const char *api, size_t n, const CUDA_MEMCPY3D_BATCH_OP *
 
 /* the driver's functions, per variant: [0] legacy stream, [1] per-thread stream */
 static struct {
-  CUresult (*Memcpy[2])(CUdeviceptr, CUdeviceptr, size_t);
-  CUresult (*MemcpyAsync[2])(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-  CUresult (*HtoD[2])(CUdeviceptr, const void *, size_t);
-  CUresult (*HtoDAsync[2])(CUdeviceptr, const void *, size_t, CUstream);
-  CUresult (*DtoH[2])(void *, CUdeviceptr, size_t);
-  CUresult (*DtoHAsync[2])(void *, CUdeviceptr, size_t, CUstream);
-  CUresult (*DtoD[2])(CUdeviceptr, CUdeviceptr, size_t);
-  CUresult (*DtoDAsync[2])(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-  CUresult (*Peer[2])(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t);
-  CUresult (*PeerAsync[2])(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream);
-  CUresult (*Copy2D[2])(const CUDA_MEMCPY2D *);
-  CUresult (*Copy2DUnaligned[2])(const CUDA_MEMCPY2D *);
-  CUresult (*Copy2DAsync[2])(const CUDA_MEMCPY2D *, CUstream);
-  CUresult (*Copy3D[2])(const CUDA_MEMCPY3D *);
-  CUresult (*Copy3DAsync[2])(const CUDA_MEMCPY3D *, CUstream);
-  CUresult (*Copy3DPeer[2])(const CUDA_MEMCPY3D_PEER *);
-  CUresult (*Copy3DPeerAsync[2])(const CUDA_MEMCPY3D_PEER *, CUstream);
-  CUresult (*Batch[2])(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *, size_t,
-                       CUstream);
-  CUresult (*Batch12[2])(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *, size_t,
-                         size_t *, CUstream);
-  CUresult (*Batch3D[2])(size_t, CUDA_MEMCPY3D_BATCH_OP *, unsigned long long, CUstream);
-  CUresult (*Batch3D12[2])(size_t, CUDA_MEMCPY3D_BATCH_OP *, size_t *, unsigned long long, CUstream);
-  CUresult (*SetD8[2])(CUdeviceptr, unsigned char, size_t);
-  CUresult (*SetD8Async[2])(CUdeviceptr, unsigned char, size_t, CUstream);
-  CUresult (*SetD16[2])(CUdeviceptr, unsigned short, size_t);
-  CUresult (*SetD16Async[2])(CUdeviceptr, unsigned short, size_t, CUstream);
-  CUresult (*SetD32[2])(CUdeviceptr, unsigned int, size_t);
-  CUresult (*SetD32Async[2])(CUdeviceptr, unsigned int, size_t, CUstream);
-  CUresult (*Set2D8[2])(CUdeviceptr, size_t, unsigned char, size_t, size_t);
-  CUresult (*Set2D8Async[2])(CUdeviceptr, size_t, unsigned char, size_t, size_t, CUstream);
-  CUresult (*Set2D16[2])(CUdeviceptr, size_t, unsigned short, size_t, size_t);
-  CUresult (*Set2D16Async[2])(CUdeviceptr, size_t, unsigned short, size_t, size_t, CUstream);
-  CUresult (*Set2D32[2])(CUdeviceptr, size_t, unsigned int, size_t, size_t);
-  CUresult (*Set2D32Async[2])(CUdeviceptr, size_t, unsigned int, size_t, size_t, CUstream);
+  RT_DRIVER_COPY(RT_HOOK_REAL)
 } real;
+RT_DRIVER_COPY(RT_HOOK_DECLARE)
 
 /* n elements of size bytes; UINT64_MAX when that overflows */
 static uint64_t bytes(uint64_t n, uint64_t size) {
@@ -211,124 +178,280 @@ static uint64_t bytes(uint64_t n, uint64_t size) {
 #define D(api, p, n) range_bad(api, CPY, p, n)
 #define S(api, p, n) range_bad(api, SET, p, n)
 
-#define COPY_WRAPPERS(V)                                                                                              \
-  static CUresult w_Memcpy##V(CUdeviceptr d, CUdeviceptr s, size_t n) {                                               \
-    CHECKED(D("cuMemcpy", d, n) || D("cuMemcpy", s, n), real.Memcpy[V](d, s, n));                                     \
-  }                                                                                                                   \
-  static CUresult w_MemcpyAsync##V(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {                             \
-    CHECKED(D("cuMemcpyAsync", d, n) || D("cuMemcpyAsync", s, n), real.MemcpyAsync[V](d, s, n, st));                  \
-  }                                                                                                                   \
-  static CUresult w_HtoD##V(CUdeviceptr d, const void *h, size_t n) {                                                 \
-    CHECKED(D("cuMemcpyHtoD", d, n), real.HtoD[V](d, h, n));                                                          \
-  }                                                                                                                   \
-  static CUresult w_HtoDAsync##V(CUdeviceptr d, const void *h, size_t n, CUstream st) {                               \
-    CHECKED(D("cuMemcpyHtoDAsync", d, n), real.HtoDAsync[V](d, h, n, st));                                            \
-  }                                                                                                                   \
-  static CUresult w_DtoH##V(void *h, CUdeviceptr s, size_t n) {                                                       \
-    CHECKED(D("cuMemcpyDtoH", s, n), real.DtoH[V](h, s, n));                                                          \
-  }                                                                                                                   \
-  static CUresult w_DtoHAsync##V(void *h, CUdeviceptr s, size_t n, CUstream st) {                                     \
-    CHECKED(D("cuMemcpyDtoHAsync", s, n), real.DtoHAsync[V](h, s, n, st));                                            \
-  }                                                                                                                   \
-  static CUresult w_DtoD##V(CUdeviceptr d, CUdeviceptr s, size_t n) {                                                 \
-    CHECKED(D("cuMemcpyDtoD", d, n) || D("cuMemcpyDtoD", s, n), real.DtoD[V](d, s, n));                               \
-  }                                                                                                                   \
-  static CUresult w_DtoDAsync##V(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {                               \
-    CHECKED(D("cuMemcpyDtoDAsync", d, n) || D("cuMemcpyDtoDAsync", s, n), real.DtoDAsync[V](d, s, n, st));            \
-  }                                                                                                                   \
-  static CUresult w_Peer##V(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n) {                     \
-    CHECKED(D("cuMemcpyPeer", d, n) || D("cuMemcpyPeer", s, n), real.Peer[V](d, dc, s, sc, n));                       \
-  }                                                                                                                   \
-  static CUresult w_PeerAsync##V(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st) {   \
-    CHECKED(D("cuMemcpyPeerAsync", d, n) || D("cuMemcpyPeerAsync", s, n), real.PeerAsync[V](d, dc, s, sc, n, st));    \
-  }                                                                                                                   \
-  static CUresult w_Copy2D##V(const CUDA_MEMCPY2D *c) { CHECKED(copy2d_bad("cuMemcpy2D", c), real.Copy2D[V](c)); }    \
-  static CUresult w_Copy2DUnaligned##V(const CUDA_MEMCPY2D *c) {                                                      \
-    CHECKED(copy2d_bad("cuMemcpy2DUnaligned", c), real.Copy2DUnaligned[V](c));                                        \
-  }                                                                                                                   \
-  static CUresult w_Copy2DAsync##V(const CUDA_MEMCPY2D *c, CUstream st) {                                             \
-    CHECKED(copy2d_bad("cuMemcpy2DAsync", c), real.Copy2DAsync[V](c, st));                                            \
-  }                                                                                                                   \
-  static CUresult w_Copy3D##V(const CUDA_MEMCPY3D *c) { CHECKED(COPY3D_BAD("cuMemcpy3D", c), real.Copy3D[V](c)); }    \
-  static CUresult w_Copy3DAsync##V(const CUDA_MEMCPY3D *c, CUstream st) {                                             \
-    CHECKED(COPY3D_BAD("cuMemcpy3DAsync", c), real.Copy3DAsync[V](c, st));                                            \
-  }                                                                                                                   \
-  static CUresult w_Copy3DPeer##V(const CUDA_MEMCPY3D_PEER *c) {                                                      \
-    CHECKED(COPY3D_BAD("cuMemcpy3DPeer", c), real.Copy3DPeer[V](c));                                                  \
-  }                                                                                                                   \
-  static CUresult w_Copy3DPeerAsync##V(const CUDA_MEMCPY3D_PEER *c, CUstream st) {                                    \
-    CHECKED(COPY3D_BAD("cuMemcpy3DPeerAsync", c), real.Copy3DPeerAsync[V](c, st));                                    \
-  }                                                                                                                   \
-  static CUresult w_Batch##V(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a,          \
-                             size_t *ai, size_t na, CUstream st) {                                                    \
-    CHECKED(batch_bad("cuMemcpyBatchAsync", d, s, n, count), real.Batch[V](d, s, n, count, a, ai, na, st));           \
-  }                                                                                                                   \
-  static CUresult w_Batch12##V(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a,        \
-                               size_t *ai, size_t na, size_t *fail, CUstream st) {                                    \
-    CHECKED(batch_bad("cuMemcpyBatchAsync", d, s, n, count), real.Batch12[V](d, s, n, count, a, ai, na, fail, st));   \
-  }                                                                                                                   \
-  static CUresult w_Batch3D##V(size_t n, CUDA_MEMCPY3D_BATCH_OP *o, unsigned long long f, CUstream st) {              \
-    CHECKED(batch3d_bad("cuMemcpy3DBatchAsync", n, o), real.Batch3D[V](n, o, f, st));                                 \
-  }                                                                                                                   \
-  static CUresult w_Batch3D12##V(size_t n, CUDA_MEMCPY3D_BATCH_OP *o, size_t *fail, unsigned long long f,             \
-                                 CUstream st) {                                                                       \
-    CHECKED(batch3d_bad("cuMemcpy3DBatchAsync", n, o), real.Batch3D12[V](n, o, fail, f, st));                         \
-  }                                                                                                                   \
-  static CUresult w_SetD8##V(CUdeviceptr d, unsigned char v, size_t n) {                                              \
-    CHECKED(S("cuMemsetD8", d, n), real.SetD8[V](d, v, n));                                                           \
-  }                                                                                                                   \
-  static CUresult w_SetD8Async##V(CUdeviceptr d, unsigned char v, size_t n, CUstream st) {                            \
-    CHECKED(S("cuMemsetD8Async", d, n), real.SetD8Async[V](d, v, n, st));                                             \
-  }                                                                                                                   \
-  static CUresult w_SetD16##V(CUdeviceptr d, unsigned short v, size_t n) {                                            \
-    CHECKED(S("cuMemsetD16", d, bytes(n, 2)), real.SetD16[V](d, v, n));                                              \
-  }                                                                                                                   \
-  static CUresult w_SetD16Async##V(CUdeviceptr d, unsigned short v, size_t n, CUstream st) {                          \
-    CHECKED(S("cuMemsetD16Async", d, bytes(n, 2)), real.SetD16Async[V](d, v, n, st));                                 \
-  }                                                                                                                   \
-  static CUresult w_SetD32##V(CUdeviceptr d, unsigned int v, size_t n) {                                              \
-    CHECKED(S("cuMemsetD32", d, bytes(n, 4)), real.SetD32[V](d, v, n));                                               \
-  }                                                                                                                   \
-  static CUresult w_SetD32Async##V(CUdeviceptr d, unsigned int v, size_t n, CUstream st) {                            \
-    CHECKED(S("cuMemsetD32Async", d, bytes(n, 4)), real.SetD32Async[V](d, v, n, st));                                 \
-  }                                                                                                                   \
-  static CUresult w_Set2D8##V(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) {                         \
-    CHECKED(S("cuMemsetD2D8", d, span(h, p, w)), real.Set2D8[V](d, p, v, w, h));                                      \
-  }                                                                                                                   \
-  static CUresult w_Set2D8Async##V(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream st) {       \
-    CHECKED(S("cuMemsetD2D8Async", d, span(h, p, w)), real.Set2D8Async[V](d, p, v, w, h, st));                        \
-  }                                                                                                                   \
-  static CUresult w_Set2D16##V(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h) {                       \
-    CHECKED(S("cuMemsetD2D16", d, span(h, p, bytes(w, 2))), real.Set2D16[V](d, p, v, w, h));                          \
-  }                                                                                                                   \
-  static CUresult w_Set2D16Async##V(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream st) {     \
-    CHECKED(S("cuMemsetD2D16Async", d, span(h, p, bytes(w, 2))), real.Set2D16Async[V](d, p, v, w, h, st));            \
-  }                                                                                                                   \
-  static CUresult w_Set2D32##V(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h) {                         \
-    CHECKED(S("cuMemsetD2D32", d, span(h, p, bytes(w, 4))), real.Set2D32[V](d, p, v, w, h));                          \
-  }                                                                                                                   \
-  static CUresult w_Set2D32Async##V(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream st) {       \
-    CHECKED(S("cuMemsetD2D32Async", d, span(h, p, bytes(w, 4))), real.Set2D32Async[V](d, p, v, w, h, st));            \
-  }
-COPY_WRAPPERS(0)
-COPY_WRAPPERS(1)
+/* v_<key>: the body of both variants' wrappers, V the variant (0: legacy
+ * stream, 1: per-thread stream); w_<key> and w_<key>_pt: the wrappers
+ * (rt_driver.inc) */
+static CUresult v_Memcpy(int V, CUdeviceptr d, CUdeviceptr s, size_t n) {
+  CHECKED(D("cuMemcpy", d, n) || D("cuMemcpy", s, n), real.Memcpy[V](d, s, n));
+}
+static CUresult w_Memcpy(CUdeviceptr d, CUdeviceptr s, size_t n) { return v_Memcpy(0, d, s, n); }
+static CUresult w_Memcpy_pt(CUdeviceptr d, CUdeviceptr s, size_t n) { return v_Memcpy(1, d, s, n); }
 
-#define H(n, f) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)real.f, 2, 0, 0}
-/* the batch copies changed their signatures in CUDA 13 (no failIdx): the
- * version asked for says which one the caller calls */
-#define HV(n, f, lo, hi) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)real.f, 2, lo, hi}
-const rt_hook rt_hooks_copy[] = {
-    H("cuMemcpy", Memcpy), H("cuMemcpyAsync", MemcpyAsync), H("cuMemcpyHtoD", HtoD),
-    H("cuMemcpyHtoDAsync", HtoDAsync), H("cuMemcpyDtoH", DtoH), H("cuMemcpyDtoHAsync", DtoHAsync),
-    H("cuMemcpyDtoD", DtoD), H("cuMemcpyDtoDAsync", DtoDAsync), H("cuMemcpyPeer", Peer),
-    H("cuMemcpyPeerAsync", PeerAsync), H("cuMemcpy2D", Copy2D), H("cuMemcpy2DUnaligned", Copy2DUnaligned),
-    H("cuMemcpy2DAsync", Copy2DAsync), H("cuMemcpy3D", Copy3D), H("cuMemcpy3DAsync", Copy3DAsync),
-    H("cuMemcpy3DPeer", Copy3DPeer), H("cuMemcpy3DPeerAsync", Copy3DPeerAsync),
-    HV("cuMemcpyBatchAsync", Batch12, 12080, 13000), HV("cuMemcpyBatchAsync", Batch, 13000, 0),
-    HV("cuMemcpy3DBatchAsync", Batch3D12, 12080, 13000), HV("cuMemcpy3DBatchAsync", Batch3D, 13000, 0),
-    H("cuMemsetD8", SetD8), H("cuMemsetD8Async", SetD8Async), H("cuMemsetD16", SetD16),
-    H("cuMemsetD16Async", SetD16Async), H("cuMemsetD32", SetD32), H("cuMemsetD32Async", SetD32Async),
-    H("cuMemsetD2D8", Set2D8), H("cuMemsetD2D8Async", Set2D8Async), H("cuMemsetD2D16", Set2D16),
-    H("cuMemsetD2D16Async", Set2D16Async), H("cuMemsetD2D32", Set2D32), H("cuMemsetD2D32Async", Set2D32Async),
-    {NULL, {NULL, NULL}, NULL, 0, 0, 0},
-};
+static CUresult v_MemcpyAsync(int V, CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
+  CHECKED(D("cuMemcpyAsync", d, n) || D("cuMemcpyAsync", s, n), real.MemcpyAsync[V](d, s, n, st));
+}
+static CUresult w_MemcpyAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
+  return v_MemcpyAsync(0, d, s, n, st);
+}
+static CUresult w_MemcpyAsync_pt(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
+  return v_MemcpyAsync(1, d, s, n, st);
+}
+
+static CUresult v_HtoD(int V, CUdeviceptr d, const void *h, size_t n) {
+  CHECKED(D("cuMemcpyHtoD", d, n), real.HtoD[V](d, h, n));
+}
+static CUresult w_HtoD(CUdeviceptr d, const void *h, size_t n) { return v_HtoD(0, d, h, n); }
+static CUresult w_HtoD_pt(CUdeviceptr d, const void *h, size_t n) { return v_HtoD(1, d, h, n); }
+
+static CUresult v_HtoDAsync(int V, CUdeviceptr d, const void *h, size_t n, CUstream st) {
+  CHECKED(D("cuMemcpyHtoDAsync", d, n), real.HtoDAsync[V](d, h, n, st));
+}
+static CUresult w_HtoDAsync(CUdeviceptr d, const void *h, size_t n, CUstream st) { return v_HtoDAsync(0, d, h, n, st); }
+static CUresult w_HtoDAsync_pt(CUdeviceptr d, const void *h, size_t n, CUstream st) {
+  return v_HtoDAsync(1, d, h, n, st);
+}
+
+static CUresult v_DtoH(int V, void *h, CUdeviceptr s, size_t n) {
+  CHECKED(D("cuMemcpyDtoH", s, n), real.DtoH[V](h, s, n));
+}
+static CUresult w_DtoH(void *h, CUdeviceptr s, size_t n) { return v_DtoH(0, h, s, n); }
+static CUresult w_DtoH_pt(void *h, CUdeviceptr s, size_t n) { return v_DtoH(1, h, s, n); }
+
+static CUresult v_DtoHAsync(int V, void *h, CUdeviceptr s, size_t n, CUstream st) {
+  CHECKED(D("cuMemcpyDtoHAsync", s, n), real.DtoHAsync[V](h, s, n, st));
+}
+static CUresult w_DtoHAsync(void *h, CUdeviceptr s, size_t n, CUstream st) { return v_DtoHAsync(0, h, s, n, st); }
+static CUresult w_DtoHAsync_pt(void *h, CUdeviceptr s, size_t n, CUstream st) { return v_DtoHAsync(1, h, s, n, st); }
+
+static CUresult v_DtoD(int V, CUdeviceptr d, CUdeviceptr s, size_t n) {
+  CHECKED(D("cuMemcpyDtoD", d, n) || D("cuMemcpyDtoD", s, n), real.DtoD[V](d, s, n));
+}
+static CUresult w_DtoD(CUdeviceptr d, CUdeviceptr s, size_t n) { return v_DtoD(0, d, s, n); }
+static CUresult w_DtoD_pt(CUdeviceptr d, CUdeviceptr s, size_t n) { return v_DtoD(1, d, s, n); }
+
+static CUresult v_DtoDAsync(int V, CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
+  CHECKED(D("cuMemcpyDtoDAsync", d, n) || D("cuMemcpyDtoDAsync", s, n), real.DtoDAsync[V](d, s, n, st));
+}
+static CUresult w_DtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) { return v_DtoDAsync(0, d, s, n, st); }
+static CUresult w_DtoDAsync_pt(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
+  return v_DtoDAsync(1, d, s, n, st);
+}
+
+static CUresult v_Peer(int V, CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n) {
+  CHECKED(D("cuMemcpyPeer", d, n) || D("cuMemcpyPeer", s, n), real.Peer[V](d, dc, s, sc, n));
+}
+static CUresult w_Peer(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n) {
+  return v_Peer(0, d, dc, s, sc, n);
+}
+static CUresult w_Peer_pt(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n) {
+  return v_Peer(1, d, dc, s, sc, n);
+}
+
+static CUresult v_PeerAsync(int V, CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st) {
+  CHECKED(D("cuMemcpyPeerAsync", d, n) || D("cuMemcpyPeerAsync", s, n), real.PeerAsync[V](d, dc, s, sc, n, st));
+}
+static CUresult w_PeerAsync(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st) {
+  return v_PeerAsync(0, d, dc, s, sc, n, st);
+}
+static CUresult w_PeerAsync_pt(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n, CUstream st) {
+  return v_PeerAsync(1, d, dc, s, sc, n, st);
+}
+
+static CUresult v_Copy2D(int V, const CUDA_MEMCPY2D *c) {
+  CHECKED(copy2d_bad("cuMemcpy2D", c), real.Copy2D[V](c));
+}
+static CUresult w_Copy2D(const CUDA_MEMCPY2D *c) { return v_Copy2D(0, c); }
+static CUresult w_Copy2D_pt(const CUDA_MEMCPY2D *c) { return v_Copy2D(1, c); }
+
+static CUresult v_Copy2DUnaligned(int V, const CUDA_MEMCPY2D *c) {
+  CHECKED(copy2d_bad("cuMemcpy2DUnaligned", c), real.Copy2DUnaligned[V](c));
+}
+static CUresult w_Copy2DUnaligned(const CUDA_MEMCPY2D *c) { return v_Copy2DUnaligned(0, c); }
+static CUresult w_Copy2DUnaligned_pt(const CUDA_MEMCPY2D *c) { return v_Copy2DUnaligned(1, c); }
+
+static CUresult v_Copy2DAsync(int V, const CUDA_MEMCPY2D *c, CUstream st) {
+  CHECKED(copy2d_bad("cuMemcpy2DAsync", c), real.Copy2DAsync[V](c, st));
+}
+static CUresult w_Copy2DAsync(const CUDA_MEMCPY2D *c, CUstream st) { return v_Copy2DAsync(0, c, st); }
+static CUresult w_Copy2DAsync_pt(const CUDA_MEMCPY2D *c, CUstream st) { return v_Copy2DAsync(1, c, st); }
+
+static CUresult v_Copy3D(int V, const CUDA_MEMCPY3D *c) {
+  CHECKED(COPY3D_BAD("cuMemcpy3D", c), real.Copy3D[V](c));
+}
+static CUresult w_Copy3D(const CUDA_MEMCPY3D *c) { return v_Copy3D(0, c); }
+static CUresult w_Copy3D_pt(const CUDA_MEMCPY3D *c) { return v_Copy3D(1, c); }
+
+static CUresult v_Copy3DAsync(int V, const CUDA_MEMCPY3D *c, CUstream st) {
+  CHECKED(COPY3D_BAD("cuMemcpy3DAsync", c), real.Copy3DAsync[V](c, st));
+}
+static CUresult w_Copy3DAsync(const CUDA_MEMCPY3D *c, CUstream st) { return v_Copy3DAsync(0, c, st); }
+static CUresult w_Copy3DAsync_pt(const CUDA_MEMCPY3D *c, CUstream st) { return v_Copy3DAsync(1, c, st); }
+
+static CUresult v_Copy3DPeer(int V, const CUDA_MEMCPY3D_PEER *c) {
+  CHECKED(COPY3D_BAD("cuMemcpy3DPeer", c), real.Copy3DPeer[V](c));
+}
+static CUresult w_Copy3DPeer(const CUDA_MEMCPY3D_PEER *c) { return v_Copy3DPeer(0, c); }
+static CUresult w_Copy3DPeer_pt(const CUDA_MEMCPY3D_PEER *c) { return v_Copy3DPeer(1, c); }
+
+static CUresult v_Copy3DPeerAsync(int V, const CUDA_MEMCPY3D_PEER *c, CUstream st) {
+  CHECKED(COPY3D_BAD("cuMemcpy3DPeerAsync", c), real.Copy3DPeerAsync[V](c, st));
+}
+static CUresult w_Copy3DPeerAsync(const CUDA_MEMCPY3D_PEER *c, CUstream st) { return v_Copy3DPeerAsync(0, c, st); }
+static CUresult w_Copy3DPeerAsync_pt(const CUDA_MEMCPY3D_PEER *c, CUstream st) { return v_Copy3DPeerAsync(1, c, st); }
+
+static CUresult v_Batch(int V, CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a,
+                        size_t *ai, size_t na, CUstream st) {
+  CHECKED(batch_bad("cuMemcpyBatchAsync", d, s, n, count), real.Batch[V](d, s, n, count, a, ai, na, st));
+}
+static CUresult w_Batch(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a, size_t *ai,
+                        size_t na, CUstream st) {
+  return v_Batch(0, d, s, n, count, a, ai, na, st);
+}
+static CUresult w_Batch_pt(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a,
+                           size_t *ai, size_t na, CUstream st) {
+  return v_Batch(1, d, s, n, count, a, ai, na, st);
+}
+
+static CUresult v_Batch12(int V, CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a,
+                          size_t *ai, size_t na, size_t *fail, CUstream st) {
+  CHECKED(batch_bad("cuMemcpyBatchAsync", d, s, n, count), real.Batch12[V](d, s, n, count, a, ai, na, fail, st));
+}
+static CUresult w_Batch12(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a, size_t *ai,
+                          size_t na, size_t *fail, CUstream st) {
+  return v_Batch12(0, d, s, n, count, a, ai, na, fail, st);
+}
+static CUresult w_Batch12_pt(CUdeviceptr *d, CUdeviceptr *s, size_t *n, size_t count, CUmemcpyAttributes *a,
+                             size_t *ai, size_t na, size_t *fail, CUstream st) {
+  return v_Batch12(1, d, s, n, count, a, ai, na, fail, st);
+}
+
+static CUresult v_Batch3D(int V, size_t n, CUDA_MEMCPY3D_BATCH_OP *o, unsigned long long f, CUstream st) {
+  CHECKED(batch3d_bad("cuMemcpy3DBatchAsync", n, o), real.Batch3D[V](n, o, f, st));
+}
+static CUresult w_Batch3D(size_t n, CUDA_MEMCPY3D_BATCH_OP *o, unsigned long long f, CUstream st) {
+  return v_Batch3D(0, n, o, f, st);
+}
+static CUresult w_Batch3D_pt(size_t n, CUDA_MEMCPY3D_BATCH_OP *o, unsigned long long f, CUstream st) {
+  return v_Batch3D(1, n, o, f, st);
+}
+
+static CUresult v_Batch3D12(int V, size_t n, CUDA_MEMCPY3D_BATCH_OP *o, size_t *fail, unsigned long long f,
+                            CUstream st) {
+  CHECKED(batch3d_bad("cuMemcpy3DBatchAsync", n, o), real.Batch3D12[V](n, o, fail, f, st));
+}
+static CUresult w_Batch3D12(size_t n, CUDA_MEMCPY3D_BATCH_OP *o, size_t *fail, unsigned long long f, CUstream st) {
+  return v_Batch3D12(0, n, o, fail, f, st);
+}
+static CUresult w_Batch3D12_pt(size_t n, CUDA_MEMCPY3D_BATCH_OP *o, size_t *fail, unsigned long long f, CUstream st) {
+  return v_Batch3D12(1, n, o, fail, f, st);
+}
+
+static CUresult v_SetD8(int V, CUdeviceptr d, unsigned char v, size_t n) {
+  CHECKED(S("cuMemsetD8", d, n), real.SetD8[V](d, v, n));
+}
+static CUresult w_SetD8(CUdeviceptr d, unsigned char v, size_t n) { return v_SetD8(0, d, v, n); }
+static CUresult w_SetD8_pt(CUdeviceptr d, unsigned char v, size_t n) { return v_SetD8(1, d, v, n); }
+
+static CUresult v_SetD8Async(int V, CUdeviceptr d, unsigned char v, size_t n, CUstream st) {
+  CHECKED(S("cuMemsetD8Async", d, n), real.SetD8Async[V](d, v, n, st));
+}
+static CUresult w_SetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream st) {
+  return v_SetD8Async(0, d, v, n, st);
+}
+static CUresult w_SetD8Async_pt(CUdeviceptr d, unsigned char v, size_t n, CUstream st) {
+  return v_SetD8Async(1, d, v, n, st);
+}
+
+static CUresult v_SetD16(int V, CUdeviceptr d, unsigned short v, size_t n) {
+  CHECKED(S("cuMemsetD16", d, bytes(n, 2)), real.SetD16[V](d, v, n));
+}
+static CUresult w_SetD16(CUdeviceptr d, unsigned short v, size_t n) { return v_SetD16(0, d, v, n); }
+static CUresult w_SetD16_pt(CUdeviceptr d, unsigned short v, size_t n) { return v_SetD16(1, d, v, n); }
+
+static CUresult v_SetD16Async(int V, CUdeviceptr d, unsigned short v, size_t n, CUstream st) {
+  CHECKED(S("cuMemsetD16Async", d, bytes(n, 2)), real.SetD16Async[V](d, v, n, st));
+}
+static CUresult w_SetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream st) {
+  return v_SetD16Async(0, d, v, n, st);
+}
+static CUresult w_SetD16Async_pt(CUdeviceptr d, unsigned short v, size_t n, CUstream st) {
+  return v_SetD16Async(1, d, v, n, st);
+}
+
+static CUresult v_SetD32(int V, CUdeviceptr d, unsigned int v, size_t n) {
+  CHECKED(S("cuMemsetD32", d, bytes(n, 4)), real.SetD32[V](d, v, n));
+}
+static CUresult w_SetD32(CUdeviceptr d, unsigned int v, size_t n) { return v_SetD32(0, d, v, n); }
+static CUresult w_SetD32_pt(CUdeviceptr d, unsigned int v, size_t n) { return v_SetD32(1, d, v, n); }
+
+static CUresult v_SetD32Async(int V, CUdeviceptr d, unsigned int v, size_t n, CUstream st) {
+  CHECKED(S("cuMemsetD32Async", d, bytes(n, 4)), real.SetD32Async[V](d, v, n, st));
+}
+static CUresult w_SetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream st) {
+  return v_SetD32Async(0, d, v, n, st);
+}
+static CUresult w_SetD32Async_pt(CUdeviceptr d, unsigned int v, size_t n, CUstream st) {
+  return v_SetD32Async(1, d, v, n, st);
+}
+
+static CUresult v_Set2D8(int V, CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) {
+  CHECKED(S("cuMemsetD2D8", d, span(h, p, w)), real.Set2D8[V](d, p, v, w, h));
+}
+static CUresult w_Set2D8(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) {
+  return v_Set2D8(0, d, p, v, w, h);
+}
+static CUresult w_Set2D8_pt(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) {
+  return v_Set2D8(1, d, p, v, w, h);
+}
+
+static CUresult v_Set2D8Async(int V, CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream st) {
+  CHECKED(S("cuMemsetD2D8Async", d, span(h, p, w)), real.Set2D8Async[V](d, p, v, w, h, st));
+}
+static CUresult w_Set2D8Async(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream st) {
+  return v_Set2D8Async(0, d, p, v, w, h, st);
+}
+static CUresult w_Set2D8Async_pt(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream st) {
+  return v_Set2D8Async(1, d, p, v, w, h, st);
+}
+
+static CUresult v_Set2D16(int V, CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h) {
+  CHECKED(S("cuMemsetD2D16", d, span(h, p, bytes(w, 2))), real.Set2D16[V](d, p, v, w, h));
+}
+static CUresult w_Set2D16(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h) {
+  return v_Set2D16(0, d, p, v, w, h);
+}
+static CUresult w_Set2D16_pt(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h) {
+  return v_Set2D16(1, d, p, v, w, h);
+}
+
+static CUresult v_Set2D16Async(int V, CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream st) {
+  CHECKED(S("cuMemsetD2D16Async", d, span(h, p, bytes(w, 2))), real.Set2D16Async[V](d, p, v, w, h, st));
+}
+static CUresult w_Set2D16Async(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream st) {
+  return v_Set2D16Async(0, d, p, v, w, h, st);
+}
+static CUresult w_Set2D16Async_pt(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream st) {
+  return v_Set2D16Async(1, d, p, v, w, h, st);
+}
+
+static CUresult v_Set2D32(int V, CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h) {
+  CHECKED(S("cuMemsetD2D32", d, span(h, p, bytes(w, 4))), real.Set2D32[V](d, p, v, w, h));
+}
+static CUresult w_Set2D32(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h) {
+  return v_Set2D32(0, d, p, v, w, h);
+}
+static CUresult w_Set2D32_pt(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h) {
+  return v_Set2D32(1, d, p, v, w, h);
+}
+
+static CUresult v_Set2D32Async(int V, CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream st) {
+  CHECKED(S("cuMemsetD2D32Async", d, span(h, p, bytes(w, 4))), real.Set2D32Async[V](d, p, v, w, h, st));
+}
+static CUresult w_Set2D32Async(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream st) {
+  return v_Set2D32Async(0, d, p, v, w, h, st);
+}
+static CUresult w_Set2D32Async_pt(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream st) {
+  return v_Set2D32Async(1, d, p, v, w, h, st);
+}
+
+const rt_hook rt_hooks_copy[] = {RT_DRIVER_COPY(RT_HOOK_ROW) RT_HOOK_END};

@@ -14,7 +14,10 @@
 #include "rt_heap.h"
 #include "rt_launch.h"
 
-static CUresult (*real_PrimaryCtxReset)(CUdevice);
+static struct {
+  RT_DRIVER_CTX(RT_HOOK_REAL)
+} real;
+RT_DRIVER_CTX(RT_HOOK_DECLARE)
 
 static CUresult w_DevicePrimaryCtxReset(CUdevice dev) {
   rt_dev *d = rt_device_set_up((int)dev);
@@ -22,41 +25,27 @@ static CUresult w_DevicePrimaryCtxReset(CUdevice dev) {
     rt_drain(0);
     rt_device_reset(d);
   }
-  return real_PrimaryCtxReset(dev);
+  return real.DevicePrimaryCtxReset[0](dev);
 }
 
-static CUresult (*real_CtxDestroy)(CUcontext);
 static CUresult w_CtxDestroy(CUcontext c) {
-  CUresult r = real_CtxDestroy(c);
+  CUresult r = real.CtxDestroy[0](c);
   rt_launch_forget();
   return r;
 }
 
-static CUresult (*real_PrimaryCtxRelease)(CUdevice);
 static CUresult w_DevicePrimaryCtxRelease(CUdevice dev) {
-  CUresult r = real_PrimaryCtxRelease(dev);
+  CUresult r = real.DevicePrimaryCtxRelease[0](dev);
   rt_launch_forget();
   return r;
 }
 
 /* the device heap's size: a heap gsan set up already is made again at the
  * new size (rt_heap.c) */
-static CUresult (*real_CtxSetLimit)(CUlimit, size_t);
-
 static CUresult w_CtxSetLimit(CUlimit limit, size_t value) {
-  CUresult r = real_CtxSetLimit(limit, value);
+  CUresult r = real.CtxSetLimit[0](limit, value);
   if (r == CUDA_SUCCESS && limit == CU_LIMIT_MALLOC_HEAP_SIZE) rt_heap_limit_set(value);
   return r;
 }
 
-const rt_hook rt_hooks_ctx[] = {
-    {"cuCtxSetLimit", {(void *)w_CtxSetLimit, (void *)w_CtxSetLimit}, (void **)&real_CtxSetLimit, 1, 0, 0},
-    /* the _v2 name (CUDA 11's): the one cudart and cuda.h call */
-    {"cuDevicePrimaryCtxReset", {(void *)w_DevicePrimaryCtxReset, (void *)w_DevicePrimaryCtxReset},
-     (void **)&real_PrimaryCtxReset, 1, 11000, 0},
-    {"cuDevicePrimaryCtxRelease", {(void *)w_DevicePrimaryCtxRelease, (void *)w_DevicePrimaryCtxRelease},
-     (void **)&real_PrimaryCtxRelease, 1, 11000, 0},
-    /* cuCtxDestroy_v2, the name since CUDA 4 */
-    {"cuCtxDestroy", {(void *)w_CtxDestroy, (void *)w_CtxDestroy}, (void **)&real_CtxDestroy, 1, 4000, 0},
-    {NULL, {NULL, NULL}, NULL, 0, 0, 0},
-};
+const rt_hook rt_hooks_ctx[] = {RT_DRIVER_CTX(RT_HOOK_ROW) RT_HOOK_END};

@@ -27,19 +27,9 @@
 
 /* the driver's loaders */
 static struct {
-  CUresult (*LibraryLoadData)(CUlibrary *, const void *, CUjit_option *, void **, unsigned, CUlibraryOption *, void **,
-                              unsigned);
-  CUresult (*LibraryLoadFromFile)(CUlibrary *, const char *, CUjit_option *, void **, unsigned, CUlibraryOption *,
-                                  void **, unsigned);
-  CUresult (*ModuleLoadData)(CUmodule *, const void *);
-  CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, CUjit_option *, void **);
-  CUresult (*ModuleLoadFatBinary)(CUmodule *, const void *);
-  CUresult (*ModuleLoad)(CUmodule *, const char *);
-  CUresult (*LibraryUnload)(CUlibrary);
-  CUresult (*ModuleUnload)(CUmodule);
-  CUresult (*LinkAddData)(CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned, CUjit_option *, void **);
-  CUresult (*LinkAddFile)(CUlinkState, CUjitInputType, const char *, unsigned, CUjit_option *, void **);
+  RT_DRIVER_MODULE(RT_HOOK_REAL)
 } real;
+RT_DRIVER_MODULE(RT_HOOK_DECLARE)
 
 /* the libraries loaded and not unloaded, to fill for devices set up later */
 #define MAX_LIBS 4096
@@ -175,8 +165,8 @@ static CUresult w_LibraryLoadData(CUlibrary *lib, const void *code, CUjit_option
                                   CUlibraryOption *lo, void **lv, unsigned nl) {
   char *mine;
   const void *use = jit_image(code, 0, "cuLibraryLoadData", &mine);
-  CUresult r = real.LibraryLoadData(lib, use, jo, jv, nj, lo, lv, nl);
-  if (plain_again(r, &mine, "cuLibraryLoadData")) r = real.LibraryLoadData(lib, use = code, jo, jv, nj, lo, lv, nl);
+  CUresult r = real.LibraryLoadData[0](lib, use, jo, jv, nj, lo, lv, nl);
+  if (plain_again(r, &mine, "cuLibraryLoadData")) r = real.LibraryLoadData[0](lib, use = code, jo, jv, nj, lo, lv, nl);
   if (r == CUDA_SUCCESS) library_loaded(*lib, use);
   free(mine);
   return r;
@@ -190,8 +180,8 @@ static CUresult w_LibraryLoadFromFile(CUlibrary *lib, const char *path, CUjit_op
   char *file = rt_driver.cu.LibraryLoadData ? rt_jit_read_file(path, &len) : NULL, *mine = NULL;
   const void *use = file ? jit_image(file, len, path, &mine) : NULL;
   CUresult r = mine ? rt_driver.cu.LibraryLoadData(lib, mine, jo, jv, nj, lo, lv, nl)
-                    : real.LibraryLoadFromFile(lib, path, jo, jv, nj, lo, lv, nl);
-  if (plain_again(r, &mine, path)) r = real.LibraryLoadFromFile(lib, path, jo, jv, nj, lo, lv, nl), use = file;
+                    : real.LibraryLoadFromFile[0](lib, path, jo, jv, nj, lo, lv, nl);
+  if (plain_again(r, &mine, path)) r = real.LibraryLoadFromFile[0](lib, path, jo, jv, nj, lo, lv, nl), use = file;
   if (r == CUDA_SUCCESS && use) library_loaded(*lib, use);
   free(mine);
   free(file);
@@ -203,13 +193,13 @@ static CUresult w_LibraryUnload(CUlibrary lib) {
   for (unsigned i = 0; i < libs.n; i++)
     if (libs.lib[i] == lib) libs.lib[i--] = libs.lib[--libs.n];
   pthread_mutex_unlock(&libs.lock);
-  CUresult r = real.LibraryUnload(lib);
+  CUresult r = real.LibraryUnload[0](lib);
   rt_launch_forget();
   return r;
 }
 
 static CUresult w_ModuleUnload(CUmodule m) {
-  CUresult r = real.ModuleUnload(m);
+  CUresult r = real.ModuleUnload[0](m);
   rt_launch_forget();
   return r;
 }
@@ -229,8 +219,8 @@ static void module_loaded(CUmodule m, const void *image) {
 static CUresult w_ModuleLoadData(CUmodule *m, const void *image) {
   char *mine;
   const void *use = jit_image(image, 0, "cuModuleLoadData", &mine);
-  CUresult r = real.ModuleLoadData(m, use);
-  if (plain_again(r, &mine, "cuModuleLoadData")) r = real.ModuleLoadData(m, use = image);
+  CUresult r = real.ModuleLoadData[0](m, use);
+  if (plain_again(r, &mine, "cuModuleLoadData")) r = real.ModuleLoadData[0](m, use = image);
   if (r == CUDA_SUCCESS) module_loaded(*m, use);
   free(mine);
   return r;
@@ -239,8 +229,8 @@ static CUresult w_ModuleLoadData(CUmodule *m, const void *image) {
 static CUresult w_ModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, CUjit_option *o, void **v) {
   char *mine;
   const void *use = jit_image(image, 0, "cuModuleLoadDataEx", &mine);
-  CUresult r = real.ModuleLoadDataEx(m, use, n, o, v);
-  if (plain_again(r, &mine, "cuModuleLoadDataEx")) r = real.ModuleLoadDataEx(m, use = image, n, o, v);
+  CUresult r = real.ModuleLoadDataEx[0](m, use, n, o, v);
+  if (plain_again(r, &mine, "cuModuleLoadDataEx")) r = real.ModuleLoadDataEx[0](m, use = image, n, o, v);
   if (r == CUDA_SUCCESS) module_loaded(*m, use);
   free(mine);
   return r;
@@ -249,8 +239,8 @@ static CUresult w_ModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, C
 static CUresult w_ModuleLoadFatBinary(CUmodule *m, const void *fatbin) {
   char *mine = NULL;
   const void *use = rt_driver.cu.ModuleLoadData ? jit_image(fatbin, 0, "cuModuleLoadFatBinary", &mine) : fatbin;
-  CUresult r = mine ? rt_driver.cu.ModuleLoadData(m, mine) : real.ModuleLoadFatBinary(m, fatbin);
-  if (plain_again(r, &mine, "cuModuleLoadFatBinary")) r = real.ModuleLoadFatBinary(m, use = fatbin);
+  CUresult r = mine ? rt_driver.cu.ModuleLoadData(m, mine) : real.ModuleLoadFatBinary[0](m, fatbin);
+  if (plain_again(r, &mine, "cuModuleLoadFatBinary")) r = real.ModuleLoadFatBinary[0](m, use = fatbin);
   if (r == CUDA_SUCCESS) module_loaded(*m, use);
   free(mine);
   return r;
@@ -261,8 +251,8 @@ static CUresult w_ModuleLoad(CUmodule *m, const char *path) {
   size_t len = 0;
   char *file = rt_driver.cu.ModuleLoadData ? rt_jit_read_file(path, &len) : NULL, *mine = NULL;
   const void *use = file ? jit_image(file, len, path, &mine) : NULL;
-  CUresult r = mine ? rt_driver.cu.ModuleLoadData(m, mine) : real.ModuleLoad(m, path);
-  if (plain_again(r, &mine, path)) r = real.ModuleLoad(m, path), use = file;
+  CUresult r = mine ? rt_driver.cu.ModuleLoadData(m, mine) : real.ModuleLoad[0](m, path);
+  if (plain_again(r, &mine, path)) r = real.ModuleLoad[0](m, path), use = file;
   if (r == CUDA_SUCCESS && use) module_loaded(*m, use);
   free(mine);
   free(file);
@@ -279,9 +269,9 @@ static CUresult w_LinkAddData(CUlinkState st, CUjitInputType type, void *data, s
   const char *what = name && *name ? name : "cuLinkAddData";
   char *mine = NULL;
   if (jit_input(type)) jit_image(data, size, what, &mine);
-  CUresult r = mine ? real.LinkAddData(st, CU_JIT_INPUT_PTX, mine, strlen(mine) + 1, name, n, o, v)
-                    : real.LinkAddData(st, type, data, size, name, n, o, v);
-  if (plain_again(r, &mine, what)) r = real.LinkAddData(st, type, data, size, name, n, o, v);
+  CUresult r = mine ? real.LinkAddData[0](st, CU_JIT_INPUT_PTX, mine, strlen(mine) + 1, name, n, o, v)
+                    : real.LinkAddData[0](st, type, data, size, name, n, o, v);
+  if (plain_again(r, &mine, what)) r = real.LinkAddData[0](st, type, data, size, name, n, o, v);
   if (r == CUDA_SUCCESS && mine) keep_tables(0, mine);
   free(mine);
   return r;
@@ -293,26 +283,14 @@ static CUresult w_LinkAddFile(CUlinkState st, CUjitInputType type, const char *p
   char *file = jit_input(type) && rt_driver.cu.LinkAddData ? rt_jit_read_file(path, &len) : NULL, *mine = NULL;
   if (file) jit_image(file, len, path, &mine);
   CUresult r = mine ? rt_driver.cu.LinkAddData(st, CU_JIT_INPUT_PTX, mine, strlen(mine) + 1, path, n, o, v)
-                    : real.LinkAddFile(st, type, path, n, o, v);
-  if (plain_again(r, &mine, path)) r = real.LinkAddFile(st, type, path, n, o, v);
+                    : real.LinkAddFile[0](st, type, path, n, o, v);
+  if (plain_again(r, &mine, path)) r = real.LinkAddFile[0](st, type, path, n, o, v);
   if (r == CUDA_SUCCESS && mine) keep_tables(0, mine);
   free(mine);
   free(file);
   return r;
 }
 
-const rt_hook rt_hooks_module[] = {
-    {"cuLibraryLoadData", {(void *)w_LibraryLoadData, (void *)w_LibraryLoadData}, (void **)&real.LibraryLoadData, 1, 0, 0},
-    {"cuLibraryUnload", {(void *)w_LibraryUnload, (void *)w_LibraryUnload}, (void **)&real.LibraryUnload, 1, 0, 0},
-    {"cuModuleUnload", {(void *)w_ModuleUnload, (void *)w_ModuleUnload}, (void **)&real.ModuleUnload, 1, 0, 0},
-    {"cuModuleLoadData", {(void *)w_ModuleLoadData, (void *)w_ModuleLoadData}, (void **)&real.ModuleLoadData, 1, 0, 0},
-    {"cuModuleLoadDataEx", {(void *)w_ModuleLoadDataEx, (void *)w_ModuleLoadDataEx}, (void **)&real.ModuleLoadDataEx, 1, 0, 0},
-    {"cuModuleLoadFatBinary", {(void *)w_ModuleLoadFatBinary, (void *)w_ModuleLoadFatBinary}, (void **)&real.ModuleLoadFatBinary, 1, 0, 0},
-    {"cuModuleLoad", {(void *)w_ModuleLoad, (void *)w_ModuleLoad}, (void **)&real.ModuleLoad, 1, 0, 0},
-    {"cuLibraryLoadFromFile", {(void *)w_LibraryLoadFromFile, (void *)w_LibraryLoadFromFile}, (void **)&real.LibraryLoadFromFile, 1, 0, 0},
-    {"cuLinkAddData", {(void *)w_LinkAddData, (void *)w_LinkAddData}, (void **)&real.LinkAddData, 1, 0, 0},
-    {"cuLinkAddFile", {(void *)w_LinkAddFile, (void *)w_LinkAddFile}, (void **)&real.LinkAddFile, 1, 0, 0},
-    {NULL, {NULL, NULL}, NULL, 0, 0, 0},
-};
+const rt_hook rt_hooks_module[] = {RT_DRIVER_MODULE(RT_HOOK_ROW) RT_HOOK_END};
 
 const rt_listener rt_hooks_module_listener = {.name = "module", .device_ready = fill_libraries};

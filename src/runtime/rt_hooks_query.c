@@ -6,10 +6,9 @@
 #include "rt_hooks.h"
 
 static struct {
-  CUresult (*GetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
-  CUresult (*GetAttribute)(void *, CUpointer_attribute, CUdeviceptr);
-  CUresult (*GetAttributes)(unsigned, CUpointer_attribute *, void **, CUdeviceptr);
-} query;
+  RT_DRIVER_QUERY(RT_HOOK_REAL)
+} real;
+RT_DRIVER_QUERY(RT_HOOK_DECLARE)
 
 /* 1 and the live allocation's range when ptr is in one */
 static int live_range(CUdeviceptr ptr, uint64_t *base, uint64_t *size) {
@@ -24,7 +23,7 @@ static int live_range(CUdeviceptr ptr, uint64_t *base, uint64_t *size) {
 
 static CUresult w_MemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr ptr) {
   uint64_t b, n;
-  if (!live_range(ptr, &b, &n)) return query.GetAddressRange(pbase, psize, ptr);
+  if (!live_range(ptr, &b, &n)) return real.MemGetAddressRange[0](pbase, psize, ptr);
   if (pbase) *pbase = b;
   if (psize) *psize = n;
   return CUDA_SUCCESS;
@@ -36,14 +35,14 @@ static void fix_attribute(CUpointer_attribute a, void *data, uint64_t b, uint64_
 }
 
 static CUresult w_PointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr ptr) {
-  CUresult r = query.GetAttribute(data, a, ptr);
+  CUresult r = real.PointerGetAttribute[0](data, a, ptr);
   uint64_t b, n;
   if (r == CUDA_SUCCESS && data && live_range(ptr, &b, &n)) fix_attribute(a, data, b, n);
   return r;
 }
 
 static CUresult w_PointerGetAttributes(unsigned count, CUpointer_attribute *a, void **data, CUdeviceptr ptr) {
-  CUresult r = query.GetAttributes(count, a, data, ptr);
+  CUresult r = real.PointerGetAttributes[0](count, a, data, ptr);
   uint64_t b, n;
   if (r == CUDA_SUCCESS && live_range(ptr, &b, &n))
     for (unsigned i = 0; i < count; i++)
@@ -51,10 +50,4 @@ static CUresult w_PointerGetAttributes(unsigned count, CUpointer_attribute *a, v
   return r;
 }
 
-#define Q(n, f, q) {n, {(void *)w_##f, (void *)w_##f}, (void **)&query.q, 1, 0, 0}
-const rt_hook rt_hooks_query[] = {
-    Q("cuMemGetAddressRange", MemGetAddressRange, GetAddressRange),
-    Q("cuPointerGetAttribute", PointerGetAttribute, GetAttribute),
-    Q("cuPointerGetAttributes", PointerGetAttributes, GetAttributes),
-    {NULL, {NULL, NULL}, NULL, 0, 0, 0},
-};
+const rt_hook rt_hooks_query[] = {RT_DRIVER_QUERY(RT_HOOK_ROW) RT_HOOK_END};

@@ -18,16 +18,9 @@
 
 /* the driver's functions, per variant: [0] legacy stream, [1] per-thread stream */
 static struct {
-  CUresult (*StreamSynchronize[2])(CUstream);
-  CUresult (*StreamQuery[2])(CUstream);
-  CUresult (*EventSynchronize)(CUevent);
-  CUresult (*LaunchKernel[2])(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                              CUstream, void **, void **);
-  CUresult (*LaunchKernelEx[2])(const CUlaunchConfig *, CUfunction, void **, void **);
-  CUresult (*LaunchCooperativeKernel[2])(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                         unsigned, CUstream, void **);
-  CUresult (*GraphLaunch[2])(CUgraphExec, CUstream);
+  RT_DRIVER_SYNC(RT_HOOK_REAL)
 } real;
+RT_DRIVER_SYNC(RT_HOOK_DECLARE)
 
 /* a wait (api) has finished: what the device wrote so far is there to
  * print, and the canaries of the allocations recently used to check (or the
@@ -43,77 +36,93 @@ static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : waited(r, 
 
 /* the stream a launch goes to: 0 of the per-thread variant is the thread's */
 #define STREAM(V, s) ((V) && !(s) ? CU_STREAM_PER_THREAD : (s))
-#define ORDERED(s)                                   \
-  do {                                               \
+#define ORDERED(s)                                     \
+  do {                                                 \
     CUresult o_ = (CUresult)rt_device_order_launch(s); \
-    if (o_ != CUDA_SUCCESS) return launched(o_);     \
+    if (o_ != CUDA_SUCCESS) return launched(o_);       \
   } while (0)
 
 static CUresult w_CtxSynchronize(void) { return waited(rt_driver.cu.CtxSynchronize(), "cuCtxSynchronize"); }
 /* CUDA 13's form, with the context to wait for */
-static CUresult (*real_CtxSynchronize13)(CUcontext);
-static CUresult w_CtxSynchronize13(CUcontext c) { return waited(real_CtxSynchronize13(c), "cuCtxSynchronize"); }
-static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchronize(e), "cuEventSynchronize"); }
+static CUresult w_CtxSynchronize13(CUcontext c) { return waited(real.CtxSynchronize13[0](c), "cuCtxSynchronize"); }
+static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchronize[0](e), "cuEventSynchronize"); }
 
-#define SYNC_WRAPPERS(V)                                                                                       \
-  static CUresult w_StreamSynchronize##V(CUstream s) {                                                         \
-    return waited(real.StreamSynchronize[V](s), "cuStreamSynchronize");                                        \
-  }                                                                                                            \
-  static CUresult w_StreamQuery##V(CUstream s) {                                                              \
-    CUresult r = real.StreamQuery[V](s);                                                                       \
-    return r == CUDA_ERROR_NOT_READY ? r : waited(r, "cuStreamQuery");                                         \
-  }                                                                                                            \
-  static CUresult w_LaunchKernel##V(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,         \
-                                     unsigned by, unsigned bz, unsigned shmem, CUstream s, void **args,        \
-                                     void **extra) {                                                           \
-    ORDERED(STREAM(V, s));                                                                                     \
-    rt_canary_launch(f, args);                                                                                 \
-    rt_launch l;                                                                                               \
-    rt_launch_dims dims = {{gx, gy, gz}, {bx, by, bz}, shmem, STREAM(V, s)};                                   \
-    rt_launch_prepare(&l, f, args, extra, &dims);                                                              \
-    return launched(real.LaunchKernel[V](l.f, gx, gy, gz, bx, by, bz, shmem, s, l.args, l.extra));            \
-  }                                                                                                            \
-  static CUresult w_LaunchKernelEx##V(const CUlaunchConfig *c, CUfunction f, void **args, void **extra) {     \
-    if (c) ORDERED(STREAM(V, c->hStream));                                                                     \
-    rt_canary_launch(f, args);                                                                                 \
-    rt_launch l;                                                                                               \
-    rt_launch_dims dims = {{0, 0, 0}, {0, 0, 0}, 0, 0};                                                        \
-    if (c) dims = (rt_launch_dims){{c->gridDimX, c->gridDimY, c->gridDimZ},                                    \
-                                   {c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes,              \
-                                   STREAM(V, c->hStream)};                                                     \
-    rt_launch_prepare(&l, f, args, extra, c ? &dims : NULL);                                                   \
-    return launched(real.LaunchKernelEx[V](c, l.f, l.args, l.extra));                                         \
-  }                                                                                                            \
-  static CUresult w_LaunchCooperativeKernel##V(CUfunction f, unsigned gx, unsigned gy, unsigned gz,           \
-                                               unsigned bx, unsigned by, unsigned bz, unsigned shmem,          \
-                                               CUstream s, void **args) {                                      \
-    ORDERED(STREAM(V, s));                                                                                     \
-    rt_canary_launch(f, args);                                                                                 \
-    rt_launch l;                                                                                               \
-    rt_launch_dims dims = {{gx, gy, gz}, {bx, by, bz}, shmem, STREAM(V, s)};                                   \
-    rt_launch_prepare(&l, f, args, NULL, &dims);                                                               \
-    return launched(real.LaunchCooperativeKernel[V](l.f, gx, gy, gz, bx, by, bz, shmem, s, l.args));          \
-  }                                                                                                            \
-  static CUresult w_GraphLaunch##V(CUgraphExec g, CUstream s) {                                               \
-    ORDERED(STREAM(V, s));                                                                                     \
-    rt_canary_launch(NULL, NULL);                                                                              \
-    return launched(real.GraphLaunch[V](g, s));                                                               \
-  }
-SYNC_WRAPPERS(0)
-SYNC_WRAPPERS(1)
+/* v_<key>: the body of both variants' wrappers, V the variant (0: legacy
+ * stream, 1: per-thread stream); w_<key> and w_<key>_pt: the wrappers
+ * (rt_driver.inc) */
+static CUresult v_StreamSynchronize(int V, CUstream s) {
+  return waited(real.StreamSynchronize[V](s), "cuStreamSynchronize");
+}
+static CUresult w_StreamSynchronize(CUstream s) { return v_StreamSynchronize(0, s); }
+static CUresult w_StreamSynchronize_pt(CUstream s) { return v_StreamSynchronize(1, s); }
 
-const rt_hook rt_hooks_sync[] = {
-    {"cuCtxSynchronize", {(void *)w_CtxSynchronize, (void *)w_CtxSynchronize}, NULL, 1, 0, 13000},
-    {"cuCtxSynchronize", {(void *)w_CtxSynchronize13, (void *)w_CtxSynchronize13}, (void **)&real_CtxSynchronize13, 1,
-     13000, 0},
-    {"cuEventSynchronize", {(void *)w_EventSynchronize, (void *)w_EventSynchronize}, (void **)&real.EventSynchronize, 1, 0, 0},
-#define TWO(n, f) {n, {(void *)w_##f##0, (void *)w_##f##1}, (void **)real.f, 2, 0, 0}
-    TWO("cuStreamSynchronize", StreamSynchronize),
-    TWO("cuStreamQuery", StreamQuery),
-    TWO("cuLaunchKernel", LaunchKernel),
-    TWO("cuLaunchKernelEx", LaunchKernelEx),
-    TWO("cuLaunchCooperativeKernel", LaunchCooperativeKernel),
-    TWO("cuGraphLaunch", GraphLaunch),
-#undef TWO
-    {NULL, {NULL, NULL}, NULL, 0, 0, 0},
-};
+static CUresult v_StreamQuery(int V, CUstream s) {
+  CUresult r = real.StreamQuery[V](s);
+  return r == CUDA_ERROR_NOT_READY ? r : waited(r, "cuStreamQuery");
+}
+static CUresult w_StreamQuery(CUstream s) { return v_StreamQuery(0, s); }
+static CUresult w_StreamQuery_pt(CUstream s) { return v_StreamQuery(1, s); }
+
+static CUresult v_LaunchKernel(int V, CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                               unsigned bz, unsigned shmem, CUstream s, void **args, void **extra) {
+  ORDERED(STREAM(V, s));
+  rt_canary_launch(f, args);
+  rt_launch l;
+  rt_launch_dims dims = {{gx, gy, gz}, {bx, by, bz}, shmem, STREAM(V, s)};
+  rt_launch_prepare(&l, f, args, extra, &dims);
+  return launched(real.LaunchKernel[V](l.f, gx, gy, gz, bx, by, bz, shmem, s, l.args, l.extra));
+}
+static CUresult w_LaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                               unsigned bz, unsigned shmem, CUstream s, void **args, void **extra) {
+  return v_LaunchKernel(0, f, gx, gy, gz, bx, by, bz, shmem, s, args, extra);
+}
+static CUresult w_LaunchKernel_pt(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                  unsigned bz, unsigned shmem, CUstream s, void **args, void **extra) {
+  return v_LaunchKernel(1, f, gx, gy, gz, bx, by, bz, shmem, s, args, extra);
+}
+
+static CUresult v_LaunchKernelEx(int V, const CUlaunchConfig *c, CUfunction f, void **args, void **extra) {
+  if (c) ORDERED(STREAM(V, c->hStream));
+  rt_canary_launch(f, args);
+  rt_launch l;
+  rt_launch_dims dims = {{0, 0, 0}, {0, 0, 0}, 0, 0};
+  if (c) dims = (rt_launch_dims){{c->gridDimX, c->gridDimY, c->gridDimZ},
+                                 {c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes,
+                                 STREAM(V, c->hStream)};
+  rt_launch_prepare(&l, f, args, extra, c ? &dims : NULL);
+  return launched(real.LaunchKernelEx[V](c, l.f, l.args, l.extra));
+}
+static CUresult w_LaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **args, void **extra) {
+  return v_LaunchKernelEx(0, c, f, args, extra);
+}
+static CUresult w_LaunchKernelEx_pt(const CUlaunchConfig *c, CUfunction f, void **args, void **extra) {
+  return v_LaunchKernelEx(1, c, f, args, extra);
+}
+
+static CUresult v_LaunchCooperativeKernel(int V, CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                          unsigned by, unsigned bz, unsigned shmem, CUstream s, void **args) {
+  ORDERED(STREAM(V, s));
+  rt_canary_launch(f, args);
+  rt_launch l;
+  rt_launch_dims dims = {{gx, gy, gz}, {bx, by, bz}, shmem, STREAM(V, s)};
+  rt_launch_prepare(&l, f, args, NULL, &dims);
+  return launched(real.LaunchCooperativeKernel[V](l.f, gx, gy, gz, bx, by, bz, shmem, s, l.args));
+}
+static CUresult w_LaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                          unsigned by, unsigned bz, unsigned shmem, CUstream s, void **args) {
+  return v_LaunchCooperativeKernel(0, f, gx, gy, gz, bx, by, bz, shmem, s, args);
+}
+static CUresult w_LaunchCooperativeKernel_pt(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                             unsigned by, unsigned bz, unsigned shmem, CUstream s, void **args) {
+  return v_LaunchCooperativeKernel(1, f, gx, gy, gz, bx, by, bz, shmem, s, args);
+}
+
+static CUresult v_GraphLaunch(int V, CUgraphExec g, CUstream s) {
+  ORDERED(STREAM(V, s));
+  rt_canary_launch(NULL, NULL);
+  return launched(real.GraphLaunch[V](g, s));
+}
+static CUresult w_GraphLaunch(CUgraphExec g, CUstream s) { return v_GraphLaunch(0, g, s); }
+static CUresult w_GraphLaunch_pt(CUgraphExec g, CUstream s) { return v_GraphLaunch(1, g, s); }
+
+const rt_hook rt_hooks_sync[] = {RT_DRIVER_SYNC(RT_HOOK_ROW) RT_HOOK_END};
