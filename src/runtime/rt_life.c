@@ -234,9 +234,9 @@ static void start(void) {
   pthread_create(&monitor_thread, NULL, monitor, NULL);
 }
 
-
 /* the first device set up starts the monitor: a listener, the last of the
- * table (rt_listeners.c), after module tracking filled that device's copies */
+ * table (rt_listeners.c), after module tracking filled that device's copies;
+ * under rt_gsan.lock (set-up), so once */
 static void device_ready(rt_dev *d) {
   (void)d;
   if (!rt_gsan.ready) {
