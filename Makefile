@@ -11,7 +11,8 @@ SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 
 PTX_SRC  := $(wildcard src/ptx/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
-SRC      := $(PTX_SRC) $(CLI_SRC) src/runtime/rt_flags.c src/runtime/rt_trust.c src/runtime/rt_jit_cache.c src/runtime/rt_suppress.c
+SRC      := $(PTX_SRC) $(CLI_SRC) src/runtime/rt_flags.c src/runtime/rt_trust.c src/runtime/rt_jit_cache.c src/runtime/rt_suppress.c \
+            src/runtime/rt_report_kinds.c
 OBJ      := $(SRC:%.c=$(BUILD)/obj/%.o)
 SAN_OBJ  := $(SRC:%.c=$(BUILD)/asan/%.o)
 HDR      := $(wildcard src/*/*.h include/gsan/*.h)
@@ -44,6 +45,10 @@ $(BUILD)/lib/libgsan.so: $(LIB_SRC) $(HDR) | deps-build
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(DEP_INC) -I$(CUDA_HOME)/include $(CFLAGS) -fPIC -shared -Wl,-z,defs $(LIB_SRC) -o $@ \
 	  $(DEP_LIB) -ldl -lpthread -ldw -lelf -lzstd -lstdc++ -Wl,--version-script=src/runtime/libgsan.map
+# the one list of report kinds (rt_report_kinds.h), which gsan run's check
+# of a suppressions file and `gsan help reports` use too
+LIB_SRC += src/runtime/rt_report_kinds.c
+$(BUILD)/lib/libgsan.so: src/runtime/rt_report_kinds.c
 # The instrumenter is linked in (PTX loaded at run time: rt_jit.c); its ptx_*
 # names stay internal (libgsan.map), out of the program's symbol space.
 JIT_SRC := src/runtime/rt_jit.c src/runtime/rt_jit_cache.c $(PTX_SRC)
@@ -137,8 +142,8 @@ $(BUILD)/bin/test_proof: src/runtime/rt_proof.c tests/runtime/test_proof.c $(HDR
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) src/runtime/rt_proof.c tests/runtime/test_proof.c -o $@
 
-REPORT_SRC := src/runtime/rt_report.c src/runtime/rt_sites.c src/runtime/rt_seen.c
-$(BUILD)/bin/test_report: $(REPORT_SRC) tests/runtime/test_report.c $(HDR)
+REPORT_SRC := src/runtime/rt_report.c src/runtime/rt_report_kinds.c src/runtime/rt_suppress.c src/runtime/rt_sites.c src/runtime/rt_seen.c
+$(BUILD)/bin/test_report: $(REPORT_SRC) tests/runtime/test_report.c $(HDR) tests/runtime/check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) tests/runtime/test_report.c -o $@ -lstdc++
 

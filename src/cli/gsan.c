@@ -1,6 +1,7 @@
 /* The gsan command: dispatches to its subcommands. */
 #include "cli.h"
 #include "../runtime/rt_flags.h"
+#include "../runtime/rt_report_kinds.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,8 +21,17 @@ static void usage(FILE *f) {
   fprintf(f, "usage: gsan <command> [options]\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
-  fprintf(f, "\n'gsan <command> --help' describes a command; 'gsan help options' lists GSAN_OPTIONS.\ngsan %s\n",
+  fprintf(f,
+          "\n'gsan <command> --help' describes a command; 'gsan help options' lists GSAN_OPTIONS;\n"
+          "'gsan help reports' lists the kinds of report (what a suppressions file's kind:pattern lines name).\n"
+          "gsan %s\n",
           GSAN_VERSION);
+}
+
+/* every kind of report gsan prints, one a line: its name, then what it means */
+static void help_reports(FILE *f) {
+  for (int k = 0; k < RT_REPORT_KINDS; k++)
+    fprintf(f, "%-28s %s\n", rt_report_kind_name((rt_report_kind)k), rt_report_kind_about((rt_report_kind)k));
 }
 
 int main(int argc, char **argv) {
@@ -38,7 +48,11 @@ int main(int argc, char **argv) {
       rt_flags_help(stdout);
       return 0;
     }
-    fprintf(stderr, "gsan help: unknown topic '%s' (topics: options)\n", argv[2]);
+    if (!strcmp(argv[2], "reports")) {
+      help_reports(stdout);
+      return 0;
+    }
+    fprintf(stderr, "gsan help: unknown topic '%s' (topics: options, reports)\n", argv[2]);
     return 2;
   }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {

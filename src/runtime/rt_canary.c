@@ -5,8 +5,10 @@
  * Checks read them back with copies on that same non-blocking stream (after
  * the queued writes; never waiting for the program's streams). One lock
  * covers the lists and the reads, and a free holds it across the arena's
- * free, so no check reads memory that has gone. Reports are printed after
- * the lock is dropped, under rt_gsan.lock. */
+ * free, so no check reads memory that has gone. Reports are made after
+ * the lock is dropped, each in a report scope (rt_report.h): a broken
+ * canary is an error in device memory (RT_REPORT_HALTS), a fault is the
+ * driver's error the program is given (RT_REPORT_GOES_ON). */
 #include "rt_canary.h"
 
 #include "rt_depot.h"
@@ -219,24 +221,19 @@ static void clean(void) {
   cs.launches = 0;
 }
 
+/* one report per broken canary: a suppression may name a kernel or a frame
+ * of the allocation's stack; in halt mode the first one made ends the run */
 static void report(const broken *b, unsigned n, const char *found_at, const char *const *kernels, unsigned nk,
                    uint64_t launches) {
-  if (!n) return;
-  pthread_mutex_lock(&rt_gsan.lock);
   for (unsigned i = 0; i < n; i++) {
-    static rt_stacks st;
-    rt_region reg = {b[i].info.base, b[i].info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
-    rt_gsan_region_stacks(reg.base, 0, &reg, &st);
-    if (rt_gsan_suppressed("global-canary-overflow", kernels, (int)nk, reg.allocated)) continue;
-    if (rt_gsan.flags.report_limit && rt_gsan.log.reports >= (unsigned)rt_gsan.flags.report_limit) continue;
-    rt_err_canary e = {found_at, b[i].addr, reg, kernels, nk, launches};
-    rt_report_canary(&rt_gsan.log, &e);
-  }
-  pthread_mutex_unlock(&rt_gsan.lock);
-  if (rt_gsan.flags.halt_on_error) {
-    fflush(stdout);
-    fflush(rt_gsan.log.out);
-    rt_exit_now(rt_gsan.flags.exitcode);
+    rt_report_scope *sc = rt_report_begin(&rt_gsan.log, RT_KIND_GLOBAL_CANARY_OVERFLOW, RT_REPORT_HALTS);
+    rt_region *reg = rt_report_region(sc, b[i].info.base, b[i].info.size);
+    rt_report_stacks(sc, 0);
+    if (!rt_report_suppressed(sc, kernels, (int)nk, reg->allocated) && rt_report_admit(sc)) {
+      rt_err_canary e = {found_at, b[i].addr, *reg, kernels, nk, launches};
+      rt_report_canary(&rt_gsan.log, &e);
+    }
+    rt_report_end(sc);
   }
 }
 
@@ -384,12 +381,12 @@ static void report_fault(CUresult r, const char *api) {
   memcpy(k, cs.synced_log, nk * sizeof k[0]);
   pthread_mutex_unlock(&cs.lock);
   if (!first) return; /* the context is lost: every later call says so again */
-  pthread_mutex_lock(&rt_gsan.lock);
-  if (!rt_gsan_suppressed("illegal-address", k, (int)nk, NULL)) {
+  rt_report_scope *sc = rt_report_begin(&rt_gsan.log, RT_KIND_ILLEGAL_ADDRESS, RT_REPORT_GOES_ON);
+  if (!rt_report_suppressed(sc, k, (int)nk, NULL) && rt_report_admit(sc)) {
     rt_err_fault e = {api, (int)r, k, nk, launches, gaps, ng};
     rt_report_fault(&rt_gsan.log, &e);
   }
-  pthread_mutex_unlock(&rt_gsan.lock);
+  rt_report_end(sc);
 }
 
 void rt_canary_synced(CUresult r, const char *api) {

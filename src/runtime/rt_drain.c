@@ -19,19 +19,9 @@
 /* the sink's name for the site-table lookup (under rt_gsan.lock) */
 static const rt_site_table *table_for(uint64_t module) { return rt_tables_get(module); }
 
-/* the end of a run that reported: the program's own output first (_exit
- * skips stdio), then exitcode */
-static void die(void) {
-  /* not fflush(NULL): it would wait for every stream's lock, stdin's too,
-   * which a thread blocked in a read holds */
-  fflush(stdout);
-  fflush(rt_gsan.log.out);
-  rt_exit_now(rt_gsan.flags.exitcode);
-}
-
 /* One device record: printed the first time its site fails (until
  * report_limit), counted after that. In halt mode the first report ends the
- * run: after a trap the context is dead and nothing the program does next
+ * run (the scope's RT_REPORT_HALTS): after a trap the context is dead and nothing the program does next
  * can succeed. Runs under rt_gsan.lock. */
 static void sink(void *arg, const gsan_record *rec) {
   (void)arg;
@@ -60,25 +50,24 @@ static void sink(void *arg, const gsan_record *rec) {
     reg.base = info.base;
     reg.size = info.size;
   }
-  const char *kind = rt_classify_device(&s, rec, state);
+  rt_report_kind kind = rt_classify_device(&s, rec, state);
   char fbuf[1024];
   const char *names[] = {rt_demangle(s.func, fbuf, sizeof fbuf), s.file, s.call_file};
-  if (rt_gsan_suppressed(kind, names, 3, NULL)) return;
-  if (rt_seen_hit(&rt_gsan.seen, rec->module_id, rec->site, kind, t || s.binary ? &s : NULL) > 1) return;
-  if (rt_gsan.flags.report_limit && rt_gsan.log.reports >= (unsigned)rt_gsan.flags.report_limit) {
-    if (rt_gsan.flags.halt_on_error) die(); /* not printed, but it still ends the run */
-    return;
+  rt_report_scope *sc = rt_report_begin(&rt_gsan.log, kind, RT_REPORT_HALTS);
+  sc->region = reg;
+  /* a site reported before (or held back) is left to rt_seen's count */
+  const rt_site *where = t || s.binary ? &s : NULL;
+  if (!rt_report_suppressed(sc, names, 3, NULL) &&
+      rt_seen_hit(&rt_gsan.seen, rec->module_id, rec->site, rt_report_kind_name(kind), where) == 1 &&
+      rt_report_admit(sc)) {
+    if (s.root == GSAN_ROOT_ARENA && state != RT_SLOT_NEVER && state != RT_SLOT_DEVHEAP)
+      rt_report_stacks(sc, state == RT_SLOT_FREED);
+    rt_err_device e = {kind, *rec, s, sc->region};
+    rt_report_device(&rt_gsan.log, &e);
+    rt_seen_printed(&rt_gsan.seen, rec->module_id, rec->site);
   }
-  static rt_stacks st;
-  if (s.root == GSAN_ROOT_ARENA && state != RT_SLOT_NEVER && state != RT_SLOT_DEVHEAP)
-    rt_gsan_region_stacks(reg.base, state == RT_SLOT_FREED, &reg, &st);
-  rt_err_device e = {kind, *rec, s, reg};
-  rt_report_device(&rt_gsan.log, &e);
-  rt_seen_printed(&rt_gsan.seen, rec->module_id, rec->site);
-  if (rt_gsan.flags.halt_on_error) die();
+  rt_report_end(sc);
 }
-
-void rt_drain_die(void) { die(); }
 
 void rt_drain(int final) {
   if (!rt_gsan_is_ready()) return;

@@ -12,8 +12,5 @@ void rt_drain(int final);
 /* Drains after a driver call returned r (final when r says the context
  * is lost, as after a trap); returns r. */
 CUresult rt_drain_after(CUresult r);
-/* The end of a run that reported: the program's output and the log
- * flushed, then exitcode, without atexit. */
-void rt_drain_die(void);
 
 #endif

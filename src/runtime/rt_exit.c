@@ -33,6 +33,14 @@ static int started;     /* rt_exit_start ran: wake is there */
 static volatile sig_atomic_t asked, said;
 static void (*last_words)(void); /* rt_life_last_words */
 
+void rt_exit_die(void) {
+  /* not fflush(NULL): it would wait for every stream's lock, stdin's too,
+   * which a thread blocked in a read holds */
+  fflush(stdout);
+  fflush(rt_gsan.log.out);
+  rt_exit_now(rt_gsan.flags.exitcode);
+}
+
 void rt_exit_now(int status) {
   syscall(SYS_exit_group, status);
   for (;;) pause(); /* not reached */

@@ -15,5 +15,8 @@ void rt_exit_wake(void);
 void rt_exit_monitor_signals(void);
 /* ends the process now, with status: no atexit, no last words */
 __attribute__((noreturn)) void rt_exit_now(int status);
+/* The end of a run that reported (the report scope's halt, and exit after
+ * reports): the program's own output and the log flushed, then exitcode. */
+__attribute__((noreturn)) void rt_exit_die(void);
 
 #endif

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-rt_gsan_ctx rt_gsan = {.lock = PTHREAD_MUTEX_INITIALIZER};
+rt_gsan_ctx rt_gsan = {.lock = PTHREAD_MUTEX_INITIALIZER, .log.lock = PTHREAD_MUTEX_INITIALIZER};
 
 void rt_gsan_say(const char *fmt, ...) {
   va_list ap;
@@ -43,6 +43,13 @@ void rt_gsan_configure(void) {
                        sizeof err) < 0)
     rt_gsan_say("%s", err);
   rt_gsan.log.pid = (long)getpid();
+  /* the report scope's policy (rt_report.h), for every producer; its halt
+   * is rt_exit_die, set by rt_life_init */
+  rt_gsan.log.rules = &rt_gsan.suppress;
+  rt_gsan.log.report_limit = (unsigned)rt_gsan.flags.report_limit;
+  rt_gsan.log.halt_on_error = rt_gsan.flags.halt_on_error;
+  rt_gsan.log.region_stacks = rt_gsan_region_stacks;
+  rt_gsan.log.call_stack = rt_gsan_call_stack;
 }
 
 void rt_gsan_region_stacks(uint64_t base, int freed, rt_region *reg, rt_stacks *s) {
@@ -71,15 +78,6 @@ uint32_t rt_gsan_stack_here(void) {
   rt_trace t;
   rt_trace_capture(&t, rt_gsan.flags.malloc_context_size);
   return rt_depot_put(&t);
-}
-
-int rt_gsan_suppressed(const char *kind, const char *const *names, int n, const rt_stack *stack) {
-  if (!rt_gsan.suppress.n) return 0;
-  const char *all[8 + 32];
-  int k = 0;
-  for (int i = 0; i < n && k < 8; i++) all[k++] = names[i];
-  for (int i = 0; stack && i < stack->n && i < 32; i++) all[k++] = stack->frame[i];
-  return rt_suppress_match(&rt_gsan.suppress, kind, all, k) != NULL;
 }
 
 void rt_gsan_note_live(void *arg, const rt_alloc_info *info) {

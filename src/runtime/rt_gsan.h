@@ -33,9 +33,6 @@ extern rt_gsan_ctx rt_gsan;
 void rt_gsan_configure(void);
 static inline int rt_gsan_is_ready(void) { return __atomic_load_n(&rt_gsan.ready, __ATOMIC_ACQUIRE); }
 
-/* 1 when a report of kind is suppressed: names are what the rules match
- * (a device error's kernel and files); with a stack, its frames as well */
-int rt_gsan_suppressed(const char *kind, const char *const *names, int n, const rt_stack *stack);
 /* A one-line message from gsan itself (not a report). */
 void rt_gsan_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -45,12 +42,8 @@ void rt_gsan_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 typedef struct rt_live_list { rt_alloc_info *p; size_t n, cap; } rt_live_list;
 void rt_gsan_note_live(void *arg, const rt_alloc_info *info);
 
-/* the host stacks a report shows: where the region was allocated and freed,
- * and the call being reported (symbolised when printed: reports are rare) */
-typedef struct rt_stacks {
-  rt_stack alloc, freed, call;
-  char buf[3][4096];
-} rt_stacks;
+/* the host stacks a report shows (rt_stacks, rt_report.h): where the region
+ * was allocated and freed, and the call being reported */
 void rt_gsan_region_stacks(uint64_t base, int freed, rt_region *reg, rt_stacks *s);
 const rt_stack *rt_gsan_call_stack(rt_stacks *s);
 /* the host stack of the call being made, kept in the depot */

@@ -71,19 +71,21 @@ static CUresult w_MemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned flags
   return tracked(real.MemAllocManaged[0](dptr, size, flags), dptr, size);
 }
 
-static void report_free(const char *kind, const char *api, CUdeviceptr ptr, const rt_alloc_info *info) {
+/* A free the hooks refuse (the caller gets CUDA_ERROR_INVALID_VALUE, the
+ * driver's answer to a bad pointer, reported or not): the program is told,
+ * so halt mode does not end the run here. */
+static void report_free(rt_report_kind kind, const char *api, CUdeviceptr ptr, const rt_alloc_info *info) {
   int known = info && info->state != RT_SLOT_NEVER;
-  rt_region reg = {known ? info->base : ptr, known ? info->size : 0, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
-  pthread_mutex_lock(&rt_gsan.lock);
-  static rt_stacks sk;
-  const rt_stack *call = rt_gsan_call_stack(&sk);
+  rt_report_scope *sc = rt_report_begin(&rt_gsan.log, kind, RT_REPORT_GOES_ON);
+  rt_region *reg = rt_report_region(sc, known ? info->base : ptr, known ? info->size : 0);
+  const rt_stack *call = rt_report_call_stack(sc);
   const char *names[] = {api};
-  if (!rt_gsan_suppressed(kind, names, 1, call)) {
-    if (known) rt_gsan_region_stacks(info->base, info->state == RT_SLOT_FREED, &reg, &sk);
-    rt_err_free e = {kind, api, ptr, call, reg};
+  if (!rt_report_suppressed(sc, names, 1, call) && rt_report_admit(sc)) {
+    if (known) rt_report_stacks(sc, info->state == RT_SLOT_FREED);
+    rt_err_free e = {kind, api, ptr, call, *reg};
     rt_report_free(&rt_gsan.log, &e);
   }
-  pthread_mutex_unlock(&rt_gsan.lock);
+  rt_report_end(sc);
 }
 
 /* the slot of a pointer in d's arena goes back, once whatever may still use
@@ -103,7 +105,7 @@ static CUresult arena_free(rt_dev *d, CUdeviceptr ptr, const char *api) {
   /* after a kernel fault the context refuses every call, the slot table's
    * update too: that is the driver's error to return, not the caller's bug */
   if (st == RT_VMM_ERROR) return (CUresult)rt_arena_last_error(d->arena);
-  report_free(st == RT_DOUBLE_FREE ? "double-free" : "invalid-free", api, ptr, &info);
+  report_free(st == RT_DOUBLE_FREE ? RT_KIND_DOUBLE_FREE : RT_KIND_INVALID_FREE, api, ptr, &info);
   return CUDA_ERROR_INVALID_VALUE;
 }
 
@@ -113,7 +115,8 @@ static CUresult arena_free(rt_dev *d, CUdeviceptr ptr, const char *api) {
 static int foreign_refused(CUdeviceptr ptr, const char *api) {
   rt_alloc_info info;
   if (rt_gsan_find_tracked(ptr, &info) != RT_OK || (info.state == RT_SLOT_LIVE && info.base == ptr)) return 0;
-  report_free(info.state == RT_SLOT_FREED && info.base == ptr ? "double-free" : "invalid-free", api, ptr, &info);
+  report_free(info.state == RT_SLOT_FREED && info.base == ptr ? RT_KIND_DOUBLE_FREE : RT_KIND_INVALID_FREE, api, ptr,
+              &info);
   return 1;
 }
 
@@ -123,7 +126,7 @@ static int foreign_refused(CUdeviceptr ptr, const char *api) {
  * driver's error is the fault's. */
 static CUresult foreign_freed(CUresult r, CUdeviceptr ptr, const char *api) {
   if (r == CUDA_SUCCESS && rt_foreign_freed(ptr)) rt_depot_note_free(ptr, rt_gsan_stack_here());
-  if (r == CUDA_ERROR_INVALID_VALUE && ptr && rt_gsan_is_ready()) report_free("invalid-free", api, ptr, NULL);
+  if (r == CUDA_ERROR_INVALID_VALUE && ptr && rt_gsan_is_ready()) report_free(RT_KIND_INVALID_FREE, api, ptr, NULL);
   return r;
 }
 

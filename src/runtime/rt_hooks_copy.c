@@ -14,35 +14,34 @@
 
 #include <stdint.h>
 
-#define CPY "memcpy-param-overflow"
-#define SET "memset-param-overflow"
+#define CPY RT_KIND_MEMCPY_PARAM_OVERFLOW
+#define SET RT_KIND_MEMSET_PARAM_OVERFLOW
 
 /* 1 (and a report) when [addr, addr+len) starts in memory gsan tracks but
  * not inside one live allocation, unless a suppression covers it; len
- * UINT64_MAX stands for a size that overflowed */
-static int range_bad(const char *api, const char *kind, uint64_t addr, uint64_t len) {
+ * UINT64_MAX stands for a size that overflowed. The call is refused (the
+ * program is told: halt mode does not end the run here), also when
+ * report_limit holds its report back. */
+static int range_bad(const char *api, rt_report_kind kind, uint64_t addr, uint64_t len) {
   if (!rt_gsan.flags.check_host_api || len == 0) return 0;
   rt_alloc_info info;
   if (rt_gsan_find_tracked(addr, &info) != RT_OK) return 0; /* memory gsan does not know */
-  const char *k = NULL;
   uint64_t off = addr - info.base;
-  if (info.state == RT_SLOT_FREED) k = "use-after-free";
-  else if (info.state != RT_SLOT_LIVE || off > info.size || len > info.size - off) k = kind;
-  if (!k) return 0;
-  rt_region reg = {info.base, info.state == RT_SLOT_NEVER ? 0 : info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
-  pthread_mutex_lock(&rt_gsan.lock);
-  static rt_stacks sk;
-  const rt_stack *call = rt_gsan_call_stack(&sk);
+  if (info.state == RT_SLOT_FREED) kind = RT_KIND_USE_AFTER_FREE;
+  else if (info.state == RT_SLOT_LIVE && off <= info.size && len <= info.size - off) return 0;
+  rt_report_scope *sc = rt_report_begin(&rt_gsan.log, kind, RT_REPORT_GOES_ON);
+  rt_region *reg = rt_report_region(sc, info.base, info.state == RT_SLOT_NEVER ? 0 : info.size);
+  const rt_stack *call = rt_report_call_stack(sc);
   const char *names[] = {api};
   /* a suppressed report lets the call run, as if gsan were not there */
-  int report = !rt_gsan_suppressed(k, names, 1, call);
-  if (report) {
-    if (info.state != RT_SLOT_NEVER) rt_gsan_region_stacks(info.base, info.state == RT_SLOT_FREED, &reg, &sk);
-    rt_err_host_range e = {k, api, addr, len, call, reg};
+  int refuse = !rt_report_suppressed(sc, names, 1, call);
+  if (refuse && rt_report_admit(sc)) {
+    if (info.state != RT_SLOT_NEVER) rt_report_stacks(sc, info.state == RT_SLOT_FREED);
+    rt_err_host_range e = {kind, api, addr, len, call, *reg};
     rt_report_host_range(&rt_gsan.log, &e);
   }
-  pthread_mutex_unlock(&rt_gsan.lock);
-  return report;
+  rt_report_end(sc);
+  return refuse;
 }
 
 /* the bytes from a pitched region's first touched byte to its last:

@@ -32,6 +32,7 @@ void rt_life_init(void *get_proc, const rt_listener *const *listeners) {
     first = 1;
     rt_events_install(listeners);
     rt_gsan_configure();
+    rt_gsan.log.halt = rt_exit_die;
     rt_driver_init((rt_get_proc_fn)get_proc);
     if (rt_gsan.flags.verbosity) rt_gsan_say("interposed cuGetProcAddress");
   }
@@ -87,6 +88,7 @@ void rt_life_last_words(void) {
   read_counts();
   rt_seen_foreach_repeat(&rt_gsan.seen, note_repeat, NULL);
   pthread_mutex_unlock(&rt_gsan.lock);
+  rt_report_held(&rt_gsan.log);
 }
 
 /* at exit: stop the monitor, take what the device wrote (a trapped kernel
@@ -123,7 +125,7 @@ static int leak_suppressed(uint32_t stack_id, const rt_trace *t) {
   static char buf[8192];
   rt_trace_symbolize(t, &st, buf, sizeof buf);
   const char *mods[8];
-  int v = rt_gsan_suppressed("leak", mods, trace_modules(t, mods, 8), &st);
+  int v = rt_suppress_match(&rt_gsan.suppress, RT_KIND_LEAK, mods, trace_modules(t, mods, 8), st.frame, st.n) != NULL;
   if (n < 256) memo[n++].id = stack_id, memo[n - 1].verdict = v;
   return v;
 }
@@ -213,16 +215,19 @@ static void at_exit(void) {
     rt_events_leaks(note_heap_leak, &ll);
     rt_device_foreach_gone(note_leak, &ll);
     rt_err_leaks e = {ll.l, ll.n, ll.count, ll.bytes};
-    rt_report_leaks(&rt_gsan.log, &e);
+    rt_report_scope *sc = ll.count ? rt_report_begin(&rt_gsan.log, RT_KIND_LEAK, RT_REPORT_GOES_ON) : NULL;
+    if (sc && rt_report_admit(sc)) rt_report_leaks(&rt_gsan.log, &e);
+    if (sc) rt_report_end(sc);
   }
+  rt_report_held(&rt_gsan.log); /* canaries found broken at exit, after the last words */
   if (rt_gsan.flags.print_stats) print_stats();
   if (rt_gsan.flags.verbosity && rt_unwind_method() != unwinder) rt_gsan_say("host stacks: %s", rt_unwind_method());
   if (rt_gsan.flags.verbosity)
     for (int i = 0; i < rt_gsan.suppress.n; i++)
       if (rt_gsan.suppress.s[i].hits)
-        rt_gsan_say("suppressed %lu report(s) with %s:%s", rt_gsan.suppress.s[i].hits, rt_gsan.suppress.s[i].kind,
-                    rt_gsan.suppress.s[i].pattern);
-  if (rt_gsan.log.reports) rt_drain_die();
+        rt_gsan_say("suppressed %lu report(s) with %s:%s", rt_gsan.suppress.s[i].hits,
+                    rt_suppress_kind(&rt_gsan.suppress.s[i]), rt_gsan.suppress.s[i].pattern);
+  if (rt_gsan.log.reports) rt_exit_die();
 }
 
 /* what runs once per process, when the first device is set up */

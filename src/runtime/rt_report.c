@@ -1,10 +1,11 @@
-/* Report printing (rt_report.h). Text and JSON carry the same fields; the
- * text follows AddressSanitizer's layout so that people and tools that read
- * ASan reports read these. */
+/* Report printing and the report scope (rt_report.h). Text and JSON carry
+ * the same fields; the text follows AddressSanitizer's layout so that
+ * people and tools that read ASan reports read these. */
 #include "rt_report.h"
 
 #include "rt_arena.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,71 @@ const char *rt_demangle(const char *name, char *buf, size_t n) {
   snprintf(buf, n, "%s", d);
   free(d);
   return buf;
+}
+
+void rt_log_init(rt_log *log, FILE *out, int json, long pid) {
+  memset(log, 0, sizeof *log);
+  pthread_mutex_init(&log->lock, NULL);
+  log->out = out;
+  log->json = json;
+  log->pid = pid;
+}
+
+/* ---- the report scope ----
+ * One per log, used under log->lock: a report's policy decided in one
+ * place for every producer (docs/runtime.md, "Report kinds and the report
+ * scope"). */
+rt_report_scope *rt_report_begin(rt_log *log, rt_report_kind kind, rt_report_after after) {
+  pthread_mutex_lock(&log->lock);
+  rt_report_scope *sc = &log->scope;
+  sc->log = log;
+  sc->kind = kind;
+  sc->after = after;
+  sc->outcome = RT_REPORT_OPEN;
+  sc->region = (rt_region){0, 0, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
+  sc->stacks.alloc.n = sc->stacks.freed.n = sc->stacks.call.n = 0; /* their text buffers are written over */
+  return sc;
+}
+
+rt_region *rt_report_region(rt_report_scope *sc, uint64_t base, uint64_t size) {
+  sc->region = (rt_region){base, size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
+  return &sc->region;
+}
+
+void rt_report_stacks(rt_report_scope *sc, int freed) {
+  if (sc->log->region_stacks) sc->log->region_stacks(sc->region.base, freed, &sc->region, &sc->stacks);
+}
+
+const rt_stack *rt_report_call_stack(rt_report_scope *sc) {
+  return sc->log->call_stack ? sc->log->call_stack(&sc->stacks) : NULL;
+}
+
+int rt_report_suppressed(rt_report_scope *sc, const char *const *names, int n, const rt_stack *stack) {
+  if (!sc->log->rules || !sc->log->rules->n) return 0;
+  if (!rt_suppress_match(sc->log->rules, sc->kind, names, n, stack ? stack->frame : NULL, stack ? stack->n : 0))
+    return 0;
+  sc->outcome = RT_REPORT_SUPPRESSED;
+  return 1;
+}
+
+int rt_report_admit(rt_report_scope *sc) {
+  rt_log *log = sc->log;
+  if (log->report_limit && log->reports >= log->report_limit) {
+    sc->outcome = RT_REPORT_HELD;
+    log->held[sc->kind]++;
+    return 0;
+  }
+  sc->outcome = RT_REPORT_PRINTED;
+  return 1;
+}
+
+void rt_report_end(rt_report_scope *sc) {
+  rt_log *log = sc->log;
+  int made = sc->outcome == RT_REPORT_PRINTED || sc->outcome == RT_REPORT_HELD;
+  if (sc->outcome == RT_REPORT_PRINTED) log->reports++;
+  int halt = made && sc->after == RT_REPORT_HALTS && log->halt_on_error && log->halt;
+  pthread_mutex_unlock(&log->lock);
+  if (halt) log->halt();
 }
 
 /* ---- the one printer ---- */
@@ -64,18 +130,19 @@ static const char *space_word(int space) {
   }
 }
 
-const char *rt_classify_device(const rt_site *site, const gsan_record *rec, int slot_state) {
-  if (site && site->root == GSAN_ROOT_SCOPE) return "use-after-scope";
+rt_report_kind rt_classify_device(const rt_site *site, const gsan_record *rec, int slot_state) {
+  if (site && site->root == GSAN_ROOT_SCOPE) return RT_KIND_USE_AFTER_SCOPE;
   if (site && site->root == GSAN_ROOT_VARIABLE) {
-    if (site->root_space == GSAN_SPACE_SHARED) return "shared-buffer-overflow";
-    if (site->root_space == GSAN_SPACE_LOCAL) return "local-buffer-overflow";
-    return "global-buffer-overflow";
+    if (site->root_space == GSAN_SPACE_SHARED) return RT_KIND_SHARED_BUFFER_OVERFLOW;
+    if (site->root_space == GSAN_SPACE_LOCAL) return RT_KIND_LOCAL_BUFFER_OVERFLOW;
+    return RT_KIND_GLOBAL_BUFFER_OVERFLOW;
   }
   if (site && site->kind == GSAN_ACCESS_FREE) /* base 0, the outcome as the size (abi.h) */
-    return rec->size == GSAN_HEAP_DOUBLE_FREE ? "device-heap-double-free" : "device-heap-invalid-free";
-  if (slot_state == RT_SLOT_DEVHEAP) return rec->size == 0 ? "device-heap-use-after-free" : "device-heap-buffer-overflow";
-  if (rec->size == 0) return slot_state == RT_SLOT_FREED ? "use-after-free" : "wild-pointer";
-  return "global-buffer-overflow";
+    return rec->size == GSAN_HEAP_DOUBLE_FREE ? RT_KIND_DEVICE_HEAP_DOUBLE_FREE : RT_KIND_DEVICE_HEAP_INVALID_FREE;
+  if (slot_state == RT_SLOT_DEVHEAP)
+    return rec->size == 0 ? RT_KIND_DEVICE_HEAP_USE_AFTER_FREE : RT_KIND_DEVICE_HEAP_BUFFER_OVERFLOW;
+  if (rec->size == 0) return slot_state == RT_SLOT_FREED ? RT_KIND_USE_AFTER_FREE : RT_KIND_WILD_POINTER;
+  return RT_KIND_GLOBAL_BUFFER_OVERFLOW;
 }
 
 static void text_stack(rt_log *log, const char *title, const rt_stack *st, unsigned thread) {
@@ -146,9 +213,10 @@ static void json_region(rt_log *log, const rt_region *r) {
   json_dev_origin(log, r->dev_allocated);
 }
 
-static void text_header(rt_log *log, const char *kind, uint64_t addr) {
+static void text_header(rt_log *log, rt_report_kind kind, uint64_t addr) {
   emit(log, "=================================================================\n");
-  emit(log, "==%ld==ERROR: GPUSanitizer: %s on address 0x%llx\n", log->pid, kind, (unsigned long long)addr);
+  emit(log, "==%ld==ERROR: GPUSanitizer: %s on address 0x%llx\n", log->pid, rt_report_kind_name(kind),
+       (unsigned long long)addr);
 }
 
 void rt_report_device(rt_log *log, const rt_err_device *e) {
@@ -156,10 +224,10 @@ void rt_report_device(rt_log *log, const rt_err_device *e) {
   const rt_site *s = &e->site;
   char fbuf[1024];
   const char *func = rt_demangle(s->func, fbuf, sizeof fbuf);
-  log->reports++;
+  const char *kind = rt_report_kind_name(e->kind);
   if (log->json) {
     emit(log, "{\"pid\":%ld,\"kind\":", log->pid);
-    json_str(log, e->kind);
+    json_str(log, kind);
     emit(log, ",\"address\":\"0x%llx\",\"access\":\"%s\",\"size\":%u,\"thread\":[%u,%u,%u],\"block\":[%u,%u,%u]",
          (unsigned long long)r->addr, access_name(s->kind), s->width, r->tid[0], r->tid[1], r->tid[2], r->ctaid[0],
          r->ctaid[1], r->ctaid[2]);
@@ -195,10 +263,11 @@ void rt_report_device(rt_log *log, const rt_err_device *e) {
   } else {
     emit(log, "    #0 %s at PTX line %u (compile with -lineinfo for source lines)\n", func, s->ptx_line);
   }
-  int freed = strstr(e->kind, "use-after-free") || strstr(e->kind, "double-free");
-  if (!strcmp(e->kind, "wild-pointer")) {
+  int freed = e->kind == RT_KIND_USE_AFTER_FREE || e->kind == RT_KIND_DEVICE_HEAP_USE_AFTER_FREE ||
+              e->kind == RT_KIND_DEVICE_HEAP_DOUBLE_FREE;
+  if (e->kind == RT_KIND_WILD_POINTER) {
     emit(log, "0x%llx is in the arena but in no allocation\n", (unsigned long long)r->addr);
-  } else if (!strcmp(e->kind, "use-after-scope")) {
+  } else if (e->kind == RT_KIND_USE_AFTER_SCOPE) {
     emit(log, "0x%llx is a local variable of a function that has returned\n", (unsigned long long)r->addr);
   } else if (s->kind == GSAN_ACCESS_FREE && !e->region.dev_allocated) {
     emit(log, "0x%llx is not the start of any device-heap block\n", (unsigned long long)r->addr);
@@ -208,18 +277,17 @@ void rt_report_device(rt_log *log, const rt_err_device *e) {
     text_stack(log, freed ? "previously allocated" : "allocated", e->region.allocated, e->region.thread);
     text_dev_origin(log, freed ? "previously allocated" : "allocated", e->region.dev_allocated);
   }
-  if (s->file && s->call_file) emit(log, "SUMMARY: GPUSanitizer: %s %s:%u in %s\n", e->kind, s->call_file, s->call_line, func);
-  else if (s->file) emit(log, "SUMMARY: GPUSanitizer: %s %s:%u in %s\n", e->kind, s->file, s->line, func);
-  else emit(log, "SUMMARY: GPUSanitizer: %s in %s\n", e->kind, func);
+  if (s->file && s->call_file) emit(log, "SUMMARY: GPUSanitizer: %s %s:%u in %s\n", kind, s->call_file, s->call_line, func);
+  else if (s->file) emit(log, "SUMMARY: GPUSanitizer: %s %s:%u in %s\n", kind, s->file, s->line, func);
+  else emit(log, "SUMMARY: GPUSanitizer: %s in %s\n", kind, func);
   fflush(log->out);
 }
 
-static void host_report(rt_log *log, const char *kind, const char *api, uint64_t addr, uint64_t len,
+static void host_report(rt_log *log, rt_report_kind kind, const char *api, uint64_t addr, uint64_t len,
                         const rt_stack *stack, const rt_region *reg) {
-  log->reports++;
   if (log->json) {
     emit(log, "{\"pid\":%ld,\"kind\":", log->pid);
-    json_str(log, kind);
+    json_str(log, rt_report_kind_name(kind));
     emit(log, ",\"api\":");
     json_str(log, api);
     emit(log, ",\"address\":\"0x%llx\",\"length\":%llu", (unsigned long long)addr, (unsigned long long)len);
@@ -246,7 +314,7 @@ static void host_report(rt_log *log, const char *kind, const char *api, uint64_t
   } else {
     emit(log, "0x%llx is not the start of any device allocation\n", (unsigned long long)addr);
   }
-  emit(log, "SUMMARY: GPUSanitizer: %s in %s\n", kind, api);
+  emit(log, "SUMMARY: GPUSanitizer: %s in %s\n", rt_report_kind_name(kind), api);
   fflush(log->out);
 }
 
@@ -259,11 +327,9 @@ void rt_report_host_range(rt_log *log, const rt_err_host_range *e) {
 }
 
 void rt_report_leaks(rt_log *log, const rt_err_leaks *e) {
-  if (!e->count) return;
-  log->reports++;
   if (log->json) {
-    emit(log, "{\"pid\":%ld,\"kind\":\"leak\",\"count\":%llu,\"bytes\":%llu,\"allocations\":[", log->pid,
-         (unsigned long long)e->count, (unsigned long long)e->bytes);
+    emit(log, "{\"pid\":%ld,\"kind\":\"%s\",\"count\":%llu,\"bytes\":%llu,\"allocations\":[", log->pid,
+         rt_report_kind_name(RT_KIND_LEAK), (unsigned long long)e->count, (unsigned long long)e->bytes);
     for (unsigned i = 0; i < e->n; i++) {
       emit(log, "%s{\"address\":\"0x%llx\",\"size\":%llu", i ? "," : "", (unsigned long long)e->leaks[i].addr,
            (unsigned long long)e->leaks[i].size);
@@ -296,6 +362,7 @@ void rt_report_repeats(rt_log *log, const rt_err_repeats *e) {
   const char *func = rt_demangle(s->func, fbuf, sizeof fbuf);
   const char *file = s->call_file ? s->call_file : s->file;
   unsigned line = s->call_file ? s->call_line : s->line;
+  pthread_mutex_lock(&log->lock);
   if (log->json) {
     emit(log, "{\"pid\":%ld,\"kind\":\"repeats\",\"error\":", log->pid);
     json_str(log, e->kind);
@@ -316,9 +383,11 @@ void rt_report_repeats(rt_log *log, const rt_err_repeats *e) {
          func, (unsigned long long)e->hits, e->printed ? "reported once" : "not reported (report_limit)");
   }
   fflush(log->out);
+  pthread_mutex_unlock(&log->lock);
 }
 
 void rt_report_unrecorded(rt_log *log, const rt_err_unrecorded *e) {
+  pthread_mutex_lock(&log->lock);
   if (log->json)
     emit(log, "{\"pid\":%ld,\"kind\":\"unrecorded\",\"device\":%d,\"count\":%llu,\"ring_capacity\":%u}\n", log->pid,
          e->device, (unsigned long long)e->count, e->capacity);
@@ -328,6 +397,25 @@ void rt_report_unrecorded(rt_log *log, const rt_err_unrecorded *e) {
          "(ring_capacity=%u); the counts above leave them out\n",
          log->pid, (unsigned long long)e->count, e->device, e->capacity);
   fflush(log->out);
+  pthread_mutex_unlock(&log->lock);
+}
+
+void rt_report_held(rt_log *log) {
+  pthread_mutex_lock(&log->lock);
+  for (int k = 0; k < RT_REPORT_KINDS; k++) {
+    unsigned long long n = log->held[k] - log->held_said[k];
+    if (!n) continue;
+    log->held_said[k] = log->held[k];
+    const char *kind = rt_report_kind_name((rt_report_kind)k);
+    if (log->json)
+      emit(log, "{\"pid\":%ld,\"kind\":\"held\",\"error\":\"%s\",\"count\":%llu,\"report_limit\":%u}\n", log->pid,
+           kind, n, log->report_limit);
+    else
+      emit(log, "==%ld==GPUSanitizer: %llu more %s report%s not printed (report_limit=%u)\n", log->pid, n, kind,
+           n == 1 ? "" : "s", log->report_limit);
+  }
+  fflush(log->out);
+  pthread_mutex_unlock(&log->lock);
 }
 
 /* the kernels a canary or fault report names: those launched since a point */
@@ -349,10 +437,10 @@ static void json_kernels(rt_log *log, const char *const *k, unsigned n, uint64_t
 void rt_report_canary(rt_log *log, const rt_err_canary *e) {
   const rt_region *r = &e->region;
   uint64_t end = r->base + r->size;
-  log->reports++;
+  const char *kind = rt_report_kind_name(RT_KIND_GLOBAL_CANARY_OVERFLOW);
   if (log->json) {
-    emit(log, "{\"pid\":%ld,\"kind\":\"global-canary-overflow\",\"address\":\"0x%llx\",\"offset\":%llu,\"found_at\":",
-         log->pid, (unsigned long long)e->addr, (unsigned long long)(e->addr - end));
+    emit(log, "{\"pid\":%ld,\"kind\":\"%s\",\"address\":\"0x%llx\",\"offset\":%llu,\"found_at\":", log->pid, kind,
+         (unsigned long long)e->addr, (unsigned long long)(e->addr - end));
     json_str(log, e->found_at);
     json_kernels(log, e->kernels, e->nkernels, e->launches);
     json_region(log, r);
@@ -360,22 +448,22 @@ void rt_report_canary(rt_log *log, const rt_err_canary *e) {
     fflush(log->out);
     return;
   }
-  text_header(log, "global-canary-overflow", e->addr);
+  text_header(log, RT_KIND_GLOBAL_CANARY_OVERFLOW, e->addr);
   emit(log, "canary after the allocation's end broken, found at %s (a write by code gsan did not instrument)\n",
        e->found_at);
   text_where(log, e->addr, r);
   text_stack(log, "allocated", r->allocated, r->thread);
   text_kernels(log, "clean check", e->kernels, e->nkernels, e->launches);
-  emit(log, "SUMMARY: GPUSanitizer: global-canary-overflow %llu bytes after %llu-byte region [0x%llx,0x%llx)\n",
+  emit(log, "SUMMARY: GPUSanitizer: %s %llu bytes after %llu-byte region [0x%llx,0x%llx)\n", kind,
        (unsigned long long)(e->addr - end), (unsigned long long)r->size, (unsigned long long)r->base,
        (unsigned long long)end);
   fflush(log->out);
 }
 
 void rt_report_fault(rt_log *log, const rt_err_fault *e) {
-  log->reports++;
+  const char *kind = rt_report_kind_name(RT_KIND_ILLEGAL_ADDRESS);
   if (log->json) {
-    emit(log, "{\"pid\":%ld,\"kind\":\"illegal-address\",\"api\":", log->pid);
+    emit(log, "{\"pid\":%ld,\"kind\":\"%s\",\"api\":", log->pid, kind);
     json_str(log, e->api);
     emit(log, ",\"code\":%d", e->code);
     json_kernels(log, e->kernels, e->nkernels, e->launches);
@@ -391,8 +479,7 @@ void rt_report_fault(rt_log *log, const rt_err_fault *e) {
     return;
   }
   emit(log, "=================================================================\n");
-  emit(log, "==%ld==ERROR: GPUSanitizer: illegal-address: %s returned %d (a kernel faulted)\n", log->pid, e->api,
-       e->code);
+  emit(log, "==%ld==ERROR: GPUSanitizer: %s: %s returned %d (a kernel faulted)\n", log->pid, kind, e->api, e->code);
   text_kernels(log, "successful synchronisation", e->kernels, e->nkernels, e->launches);
   if (e->ngaps) emit(log, "recently used allocations that end at an unmapped guard gap (a write past their end faults):\n");
   for (unsigned i = 0; i < e->ngaps; i++) {
@@ -401,6 +488,6 @@ void rt_report_fault(rt_log *log, const rt_err_fault *e) {
          (unsigned long long)e->gaps[i].base, (unsigned long long)end);
     text_stack(log, "  allocated", e->gaps[i].allocated, e->gaps[i].thread);
   }
-  emit(log, "SUMMARY: GPUSanitizer: illegal-address in %s\n", e->kernels && e->nkernels ? e->kernels[e->nkernels - 1] : "?");
+  emit(log, "SUMMARY: GPUSanitizer: %s in %s\n", kind, e->kernels && e->nkernels ? e->kernels[e->nkernels - 1] : "?");
   fflush(log->out);
 }

@@ -17,11 +17,6 @@ static const char *const builtin[] = {
     "leak:cudnnCreate",
 };
 
-/* the kinds a rule can name: every report kind, and * for any */
-static const char *const kinds[] = {"*", "leak", "global-buffer-overflow", "shared-buffer-overflow",
-                                    "local-buffer-overflow", "use-after-free", "wild-pointer", "double-free",
-                                    "invalid-free", "memcpy-param-overflow", "memset-param-overflow"};
-
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /* s[0..*len) without the blanks around it */
@@ -41,15 +36,16 @@ static int add(rt_suppress *sp, const char *line, size_t len, char *err, size_t 
     snprintf(err, errlen, "%s: expected kind:pattern", where);
     return -1;
   }
-  int known = 0;
-  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) known |= strlen(kinds[i]) == klen && !memcmp(kinds[i], kind, klen);
-  if (!known) {
-    snprintf(err, errlen, "%s: '%.*s' is not a report kind (leak, global-buffer-overflow, use-after-free, ... or *)",
-             where, (int)klen, kind);
+  /* the kinds a rule can name: every report kind, and * for any */
+  int any = klen == 1 && *kind == '*';
+  int k = any ? RT_SUPPRESS_ANY : rt_report_kind_lookup(kind, klen);
+  if (!any && k < 0) {
+    snprintf(err, errlen, "%s: '%.*s' is not a report kind (gsan help reports lists them; * is any)", where,
+             (int)klen, kind);
     return -1;
   }
-  if (klen >= sizeof sp->s[0].kind || plen + 3 > sizeof sp->s[0].pattern) {
-    snprintf(err, errlen, "%s: kind or pattern too long", where);
+  if (plen + 3 > sizeof sp->s[0].pattern) {
+    snprintf(err, errlen, "%s: pattern too long", where);
     return -1;
   }
   if (sp->n == RT_SUPPRESS_MAX) {
@@ -58,7 +54,7 @@ static int add(rt_suppress *sp, const char *line, size_t len, char *err, size_t 
   }
   rt_suppression *s = &sp->s[sp->n++];
   memset(s, 0, sizeof *s);
-  memcpy(s->kind, kind, klen);
+  s->kind = k;
   snprintf(s->pattern, sizeof s->pattern, "*%.*s*", (int)plen, pat);
   return 0;
 }
@@ -90,15 +86,25 @@ int rt_suppress_load(rt_suppress *sp, int with_builtin, const char *path, char *
   return rc;
 }
 
-const rt_suppression *rt_suppress_match(rt_suppress *sp, const char *kind, const char *const *names, int n) {
+static int matches(const rt_suppression *s, const char *const *names, int n) {
+  for (int j = 0; j < n; j++)
+    if (names[j] && fnmatch(s->pattern, names[j], FNM_NOESCAPE) == 0) return 1;
+  return 0;
+}
+
+const rt_suppression *rt_suppress_match(rt_suppress *sp, rt_report_kind kind, const char *const *names, int n,
+                                        const char *const *frames, int nframes) {
   for (int i = 0; i < sp->n; i++) {
     rt_suppression *s = &sp->s[i];
-    if (strcmp(s->kind, "*") && strcmp(s->kind, kind)) continue;
-    for (int j = 0; j < n; j++)
-      if (names[j] && fnmatch(s->pattern, names[j], FNM_NOESCAPE) == 0) {
-        s->hits++;
-        return s;
-      }
+    if (s->kind != RT_SUPPRESS_ANY && s->kind != (int)kind) continue;
+    if (matches(s, names, n) || matches(s, frames, nframes)) {
+      s->hits++;
+      return s;
+    }
   }
   return NULL;
+}
+
+const char *rt_suppress_kind(const rt_suppression *s) {
+  return s->kind == RT_SUPPRESS_ANY ? "*" : rt_report_kind_name((rt_report_kind)s->kind);
 }

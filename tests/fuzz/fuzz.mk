@@ -30,7 +30,8 @@ $(FUZZ_DIR)/bin/%:
 
 $(FUZZ_DIR)/bin/fuzz_ptx_parse: $(call fuzz_objs,tests/fuzz/fuzz_ptx_parse.c $(PTX_SRC))
 $(FUZZ_DIR)/bin/fuzz_ptx_instrument: $(call fuzz_objs,tests/fuzz/fuzz_ptx_instrument.c $(PTX_SRC))
-$(FUZZ_DIR)/bin/fuzz_options: $(call fuzz_objs,tests/fuzz/fuzz_options.c src/runtime/rt_flags.c src/runtime/rt_suppress.c)
+$(FUZZ_DIR)/bin/fuzz_options: $(call fuzz_objs,tests/fuzz/fuzz_options.c src/runtime/rt_flags.c src/runtime/rt_suppress.c \
+                                src/runtime/rt_report_kinds.c)
 $(FUZZ_DIR)/bin/fuzz_fatbin: $(call fuzz_objs,tests/fuzz/fuzz_fatbin.c src/runtime/rt_fatbin.c src/runtime/rt_sites.c)
 FUZZ_LIBS_fuzz_fatbin := $(DEP_LIB) -lelf -lzstd
 $(FUZZ_DIR)/bin/fuzz_facts: $(call fuzz_objs,tests/fuzz/fuzz_facts.c src/runtime/rt_proof.c)

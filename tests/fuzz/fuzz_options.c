@@ -73,8 +73,7 @@ static void suppressions(const uint8_t *text, size_t n) {
   if (sp.n < 0 || sp.n > RT_SUPPRESS_MAX) fail("suppression count out of range", "");
   static const char *const names[] = {"_Z5saxpyifPKfPf", "at::cuda::CUDACachingAllocator::malloc", "test_interpose.c",
                                       NULL};
-  static const char *const kinds[] = {"leak", "use-after-free", "memcpy-param-overflow"};
-  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) rt_suppress_match(&sp, kinds[k], names, 4);
+  for (int k = 0; k < RT_REPORT_KINDS; k++) rt_suppress_match(&sp, (rt_report_kind)k, names, 2, names + 2, 2);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -29,7 +29,7 @@ extern "C" {
 static rt_arena *arena;
 static rt_ring ring;
 static rt_site_table *sites;
-static rt_log logger = {stdout, 0, 0, 0};
+static rt_log logger; /* rt_log_init in main */
 
 static void sink(void *, const gsan_record *rec) {
   rt_site s;
@@ -50,7 +50,9 @@ static void sink(void *, const gsan_record *rec) {
     reg.size = info.size;
   }
   rt_err_device e = {rt_classify_device(&s, rec, state), *rec, s, reg};
-  rt_report_device(&logger, &e);
+  rt_report_scope *sc = rt_report_begin(&logger, e.kind, RT_REPORT_GOES_ON);
+  if (rt_report_admit(sc)) rt_report_device(&logger, &e);
+  rt_report_end(sc);
 }
 
 static std::string slurp(const char *path) {
@@ -83,7 +85,7 @@ int main(int argc, char **argv) {
   CK(cuDeviceGet(&dev, 0));
   CK(cuDevicePrimaryCtxRetain(&ctx, dev));
   CK(cuCtxSetCurrent(ctx));
-  logger.pid = 0;
+  rt_log_init(&logger, stdout, 0, 0);
   // the arena on the real VMM, with the default layout: 16 TiB at the hint
   rt_cuda_api api = {cuMemAddressReserve, cuMemAddressFree, cuMemCreate, cuMemRelease, cuMemMap,
                      cuMemUnmap,          cuMemSetAccess,   cuMemcpyHtoD, cuMemGetAllocationGranularity,
@@ -158,8 +160,10 @@ int main(int argc, char **argv) {
     rt_arena_free(arena, x, &info);
     st = rt_arena_free(arena, x, &info);
     rt_region reg = {info.base, info.size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0};
-    rt_err_free e = {st == RT_DOUBLE_FREE ? "double-free" : "invalid-free", "cuMemFree", x, NULL, reg};
-    rt_report_free(&logger, &e);
+    rt_err_free e = {st == RT_DOUBLE_FREE ? RT_KIND_DOUBLE_FREE : RT_KIND_INVALID_FREE, "cuMemFree", x, NULL, reg};
+    rt_report_scope *rs = rt_report_begin(&logger, e.kind, RT_REPORT_GOES_ON);
+    if (rt_report_admit(rs)) rt_report_free(&logger, &e);
+    rt_report_end(rs);
   } else {
     fprintf(stderr, "unknown scenario %s\n", sc.c_str());
     return 2;

@@ -10,11 +10,11 @@ mkdir -p "$LOGDIR" $W
 make -s all >/dev/null || exit 1
 nvcc -ptx -arch=sm_90 -O3 -lineinfo tests/gpu/loader_kernels.cu -o $W/k.ptx || exit 1
 build/bin/gsan ptx -q $W/k.ptx -o $W/k.gsan.ptx || exit 1
-for f in rt_arena rt_ring rt_sites rt_report rt_vmm_cuda; do
+for f in rt_arena rt_ring rt_sites rt_report rt_report_kinds rt_suppress rt_vmm_cuda; do
   cc -std=c11 -O2 -D_GNU_SOURCE -Iinclude -I/usr/local/cuda/include -c src/runtime/$f.c -o $W/$f.o || exit 1
 done
 nvcc -std=c++17 -O2 -Iinclude tests/gpu/runtime_check.cu $W/rt_arena.o $W/rt_ring.o $W/rt_sites.o $W/rt_report.o \
-  $W/rt_vmm_cuda.o -o $W/runtime_check -lcuda -lpthread || exit 1
+  $W/rt_report_kinds.o $W/rt_suppress.o $W/rt_vmm_cuda.o -o $W/runtime_check -lcuda -lpthread || exit 1
 fails=0
 : >"$LOGDIR/runtime.log"
 for t in clean overflow uaf neighbor shared double_free; do

@@ -19,7 +19,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *sc = argv[1];
-  rt_log log = {stdout, !strcmp(sc, "json"), 4242, 0};
+  static rt_log log;
+  rt_log_init(&log, stdout, !strcmp(sc, "json"), 4242);
   /* two kernels launched: the second one fails */
   rt_binary_kernel_index("_Z5firstPf");
   uint32_t k = rt_binary_kernel_index("_Z8overflowPii");
@@ -48,9 +49,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   rt_region reg = {rec.base, uaf ? 100 : rec.size, NULL, GSAN_SPACE_GLOBAL, &alloc_stack, uaf ? &free_stack : NULL, 0, NULL};
-  const char *kind = rt_classify_device(&s, &rec, uaf ? RT_SLOT_FREED : RT_SLOT_LIVE);
+  rt_report_kind kind = rt_classify_device(&s, &rec, uaf ? RT_SLOT_FREED : RT_SLOT_LIVE);
   if (!strcmp(sc, "repeats")) {
-    rt_err_repeats e = {kind, &s, 4000, 1};
+    rt_err_repeats e = {rt_report_kind_name(kind), &s, 4000, 1};
     rt_report_repeats(&log, &e);
     return 0;
   }

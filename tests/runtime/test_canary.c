@@ -2,7 +2,7 @@
  * run: a "kernel" gsan did not instrument is a cuLaunchKernel whose function
  * is its name (the fake's cuFuncGetName gives it back), and its write past
  * an allocation's end is the fake's fake_kernel_write into mapped memory.
- * Usage: test_canary clean|layout|reads|free|odd|sync|exit|monitor|fault|churn */
+ * Usage: test_canary clean|layout|reads|free|odd|sync|exit|monitor|fault|churn|limit */
 #include "driver.h"
 
 #include <stdint.h>
@@ -159,6 +159,16 @@ int main(int argc, char **argv) {
     bad += Sync() != CUDA_SUCCESS;
     printf("churn: %d failed calls\n", bad);
     Free(a);
+  } else if (!strcmp(sc, "limit")) {
+    /* a host API report (a double free, refused), then a broken canary
+     * found at a free: report_limit and halt_on_error apply to both */
+    CUdeviceptr d;
+    Alloc(&d, 64);
+    Free(d);
+    printf("second free: %d\n", Free(d));
+    overflow(a, 4000, 3);
+    printf("free: %d\n", Free(a));
+    printf("done\n");
   } else if (!strcmp(sc, "fault")) {
     CUdeviceptr big;
     printf("cuMemAlloc(2 MiB): %d\n", Alloc(&big, 2u << 20));
