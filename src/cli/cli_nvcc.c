@@ -1,6 +1,6 @@
 /* gsan nvcc: a drop-in nvcc whose device code is instrumented. nvcc ignores
  * PATH for its own tools, but honours an nvcc.profile beside the nvcc it runs
- * (seen on the H100: ../shared/notes/h100-probe.md). So gsan keeps a private
+ * (seen with nvcc 12 and 13 on the H100). So gsan keeps a private
  * directory with a symlink to the real nvcc and an edited profile that puts a
  * wrapper directory first on nvcc's PATH; the wrapper's ptxas is the gsan
  * binary itself, which instruments the PTX in place (so fatbinary embeds the
