@@ -1,4 +1,4 @@
-/* libgsan's dlsym and dlvsym (DESIGN.md §3, docs/runtime.md "Interposition").
+/* libgsan's dlsym and dlvsym (docs/runtime.md "Interposition").
  * rt_dlsym_entry.c holds the exported entry points: a name gsan must see
  * resolved goes to rt_interpose.c, every other one straight to glibc's own
  * function, entered so that glibc sees the caller's return address and

@@ -1,5 +1,5 @@
 /* Hooks on copies and sets: the device ranges a call touches are checked
- * against their allocations before it runs (DESIGN.md §3): arena slots, and
+ * against their allocations before it runs (docs/architecture.md §4): arena slots, and
  * the driver's allocations gsan tracks (managed memory, devices without an
  * arena: rt_foreign.h). A range that leaves its allocation, or touches a
  * freed one, is reported and the call refused with the driver's answer to a

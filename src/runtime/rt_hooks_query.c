@@ -1,5 +1,5 @@
 /* Hooks on the queries whose answers the arena changes: for an arena
- * pointer the driver would give the whole VMM reservation (DESIGN.md §3);
+ * pointer the driver would give the whole VMM reservation (docs/architecture.md §2.1);
  * the allocation's own range is what the caller means. */
 #include "rt_device.h"
 #include "rt_gsan.h"

@@ -1,7 +1,7 @@
 /* Hooks on launches and waits. A launch is first ordered after the
  * slot-table writes gsan has queued (rt_vmm_cuda_order), so a kernel never
  * sees an allocation's bounds before they are there. Device reports become
- * due here (DESIGN.md §4): every call that waits for the device, and every
+ * due here (docs/architecture.md §2): every call that waits for the device, and every
  * launch or wait that returns an error, drains the ring, so a report comes
  * before the program sees the failure (and, in halt mode, the program ends
  * there). The monitor thread covers kernels that are still running.

@@ -1,4 +1,4 @@
-/* How libgsan gets between the program and the driver (DESIGN.md §3): cudart
+/* How libgsan gets between the program and the driver (docs/architecture.md §4): cudart
  * (static or shared) dlopens libcuda and dlsyms only cuGetProcAddress, then
  * fetches every entry point through it, so exporting cu* names sees nothing.
  * libgsan overrides dlsym and dlvsym (rt_dlsym_entry.c) and answers the

@@ -1,4 +1,4 @@
-/* Reports, in AddressSanitizer's shape (DESIGN.md §4) or as one JSON object
+/* Reports, in AddressSanitizer's shape (docs/architecture.md §2) or as one JSON object
  * each. One struct per error kind, each with its own print function; every
  * line goes through the one log printer in rt_report.c. Every report is made
  * inside a report scope (rt_report_begin .. rt_report_end, as ASan's
