@@ -6,7 +6,8 @@
 #  - compute-sanitizer: the same program built by plain nvcc -lineinfo and run
 #    under `compute-sanitizer --tool memcheck --leak-check full`; a bug counts as
 #    found when it reports any error (it is not held to the kind or the line).
-# Writes the matrix to docs/results/detection.md (RESULTS= to change) and logs
+# Writes the matrix to docs/results/detection.md (RESULTS= to change; GSAN_REV= names
+# the commit where the checkout has no .git) and logs
 # under ${OUT:-build/gpu}. Usage: sh tests/gpu/run.sh
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -98,7 +99,9 @@ for name in sorted(cs):
         c_fp += e not in ('0',)
     rows.append('| %s | %s | %s | %s | %s |' % (name, 'bug' if bug else 'correct', gcell, ccell, what(name)))
 out = ['# Detection matrix: gsan and compute-sanitizer on tests/bugs', '',
-       'Command: `sh tests/gpu/run.sh`  ', 'Date: %s  ' % datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
+       'Command: `sh tests/gpu/run.sh`  ',
+       'gsan commit: %s  ' % (os.environ.get('GSAN_REV') or sh('git rev-parse --short HEAD 2>/dev/null') or 'unknown'),
+       'Date: %s  ' % datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
        'Device: %s  ' % sh('nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1'),
        'Toolkit: %s  ' % sh('nvcc --version | tail -n 2 | head -n 1'),
        'compute-sanitizer: %s' % sh('compute-sanitizer --version | tail -n 1'), '',
