@@ -15,7 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-scan_opts scan_main_options = {4000000, 60000000, 60000, 2000000, false, false, false, 1ull << 38};
+scan_opts scan_main_options = {.rlimit = 4000000, .budget = 60000000, .timeout_ms = 60000, .max_steps = 2000000,
+                               .max_alloc = 1ull << 38};
 
 static void usage(FILE *f) {
   fprintf(f,

@@ -26,7 +26,8 @@
 
 /* gsan scan's options (scan_main.c, not linked): a budget per question of
  * 1/40 of the default (about 50 ms), 250 ms of wall clock at most */
-scan_opts scan_main_options = {100000, 250, false, false, false, 1ull << 38};
+scan_opts scan_main_options = {.rlimit = 100000, .budget = 5000000, .timeout_ms = 250, .max_steps = 200000,
+                               .max_alloc = 1ull << 38};
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
