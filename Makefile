@@ -235,6 +235,11 @@ $(BUILD)/bin/test_torch: tests/runtime/test_torch.c include/gsan/gsan_torch.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl
 RT_TESTS += $(BUILD)/bin/test_torch
+# libraries' memory pools at exit (built-in leak rules), against the fake driver
+$(BUILD)/bin/test_pools: tests/runtime/test_pools.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) -I$(CUDA_HOME)/include -O1 -g $< -o $@ -ldl
+RT_TESTS += $(BUILD)/bin/test_pools
 include tests/fuzz/fuzz.mk
 # every step runs whatever an earlier one gave; the last prints the closing
 # line "N passed, N failed, N skipped" and fails if anything did

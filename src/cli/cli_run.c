@@ -34,7 +34,11 @@ static void usage(FILE *f) {
         "with exact bounds; a value already in the environment is kept (=0 keeps PyTorch's caching\n"
         "allocator in releases that read the value; bounds are then its blocks).\n"
         "CuPy: CUPY_COMPILE_WITH_PTX=1 is set (a value already there is kept), so its kernels reach the\n"
-        "driver as PTX, which libgsan instruments at load, and CUPY_CACHE_DIR to gsan's own cache.\n",
+        "driver as PTX, which libgsan instruments at load, and CUPY_CACHE_DIR to gsan's own cache;\n"
+        "its memory pool stays on (bounds are its blocks; cupy.cuda.set_allocator(None) gives exact ones).\n"
+        "JAX: XLA_PYTHON_CLIENT_ALLOCATOR=platform is set (a value already there is kept), so XLA\n"
+        "allocates each buffer on its own instead of one preallocated pool.\n"
+        "Memory that libraries' pools keep until exit (PyTorch, CuPy, XLA, RMM) is not called a leak.\n",
         f);
 }
 
@@ -199,6 +203,12 @@ static void torch_env(void) { setenv("PYTORCH_NO_CUDA_MEMORY_CACHING", "1", 0); 
  * (docs/jit.md). A value the user set stays. */
 static void cupy_env(void) { setenv("CUPY_COMPILE_WITH_PTX", "1", 0); }
 
+/* JAX: XLA preallocates most of the GPU as one pool (its BFC allocator) and
+ * hands out pieces of it; with the platform allocator each buffer is its own
+ * allocation, with exact bounds, freed when XLA frees it. A value the user
+ * set stays. */
+static void jax_env(void) { setenv("XLA_PYTHON_CLIENT_ALLOCATOR", "platform", 0); }
+
 int cli_run(int argc, char **argv) {
   int i = 1;
   size_t optlen = getenv("GSAN_OPTIONS") ? strlen(getenv("GSAN_OPTIONS")) : 0;
@@ -258,6 +268,7 @@ int cli_run(int argc, char **argv) {
   }
   torch_env();
   cupy_env();
+  jax_env();
   execvp(argv[i], argv + i);
   fprintf(stderr, "gsan run: cannot run '%s': %s\n", argv[i], strerror(errno));
   free(pre); /* setenv kept copies */

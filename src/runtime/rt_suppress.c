@@ -7,11 +7,19 @@
 #include <string.h>
 
 /* device memory that libraries keep until exit by design: reporting it as
- * leaked would fail every run of a PyTorch program */
+ * leaked would fail every run of a program that uses them. A rule names a
+ * frame of the allocation's stack or the file of a library on it. */
 static const char *const builtin[] = {
     "leak:CUDACachingAllocator",   /* PyTorch's block cache */
     "leak:libc10_cuda.so",         /* PyTorch's allocator, cached or not (its file) */
     "leak:CUDAPluggableAllocator", /* PyTorch's tensors through gsan_torch_malloc */
+    "leak:SingleDeviceMemoryPool", /* CuPy's memory pool (cupy.cuda.MemoryPool) */
+    "leak:BFCAllocator",           /* XLA's (JAX's, TensorFlow's) best-fit pool */
+    "leak:/jaxlib/",               /* XLA's runtime in JAX, and its CUDA plugin */
+    "leak:/jax_plugins/",
+    "leak:rmm::mr::",              /* RMM's memory resources (pools, arenas; cuDF's) */
+    "leak:/librmm.so",
+    "leak:/rmm/_lib/",
     "leak:cublasCreate",           /* cuBLAS handle workspaces */
     "leak:cublasLtCreate",
     "leak:cudnnCreate",

@@ -18,12 +18,15 @@
 #   nvrtc_overflow   tests/bugs/nvrtc_overflow.cu: an NVRTC kernel loaded as PTX writes past an array
 #   clean_nvrtc      tests/bugs/clean_nvrtc.cu: NVRTC PTX loaded and linked, instrumented, no report
 #   cupy_oob         a CuPy RawKernel (PTX under gsan run) writes past an array (SKIP without CuPy)
+#   cupy_pool        a correct CuPy program with CuPy's memory pool on: no leak report (SKIP without CuPy)
+#   jax_pool         a correct JAX program, XLA's platform allocator set by gsan run: no report
+#                    (SKIP without JAX or its GPU)
 # Prints a table (test, expected, got, result) and writes
 # docs/results/frameworks.md (RESULTS= to change) after each test, so that a
 # run cut short still leaves what it saw. Work and logs in ${WORK:-build/frameworks};
 # where OUT is set (a device machine's output folder), frameworks.md and a
 # tarball of the logs are copied there too.
-# Usage: sh tests/gpu/frameworks/run.sh [ext] [compile] [two_procs] [pluggable] [triton] [nvrtc] [cupy]
+# Usage: sh tests/gpu/frameworks/run.sh [ext] [compile] [two_procs] [pluggable] [triton] [nvrtc] [cupy] [pools]
 #   (no names: all of them)
 #   PYTHON        the interpreter with torch and triton (default python3)
 #   FILECHECK     LLVM's FileCheck, when it is neither on PATH nor in /usr/lib/llvm-*/bin
@@ -43,8 +46,8 @@ die() { echo "frameworks/run.sh: $*" >&2; exit 1; }
 want() { [ "$ONLY" = "  " ] || case $ONLY in *" $1 "*) true ;; *) false ;; esac; }
 for a in "$@"; do
   case $a in
-    ext | compile | two_procs | pluggable | triton | nvrtc | cupy) ;;
-    *) die "no test group '$a' (ext compile two_procs pluggable triton nvrtc cupy)" ;;
+    ext | compile | two_procs | pluggable | triton | nvrtc | cupy | pools) ;;
+    *) die "no test group '$a' (ext compile two_procs pluggable triton nvrtc cupy pools)" ;;
   esac
 done
 mkdir -p "$WORK" || die "cannot make $WORK"
@@ -119,6 +122,12 @@ summary() {
 # exit status (1) comes with output that matches the CHECK lines
 bug() {
   if [ "$3" = 1 ] && "$FILECHECK" "$4" <"$2" >"$2.filecheck" 2>&1; then r=PASS; else r=FAIL; fi
+  row "$1" "$5" "$(summary "$2"), exit $3" "$r" $(($(now) - $6))
+}
+# clean TEST OUT RC CHECKFILE EXPECTED T0: a correct program, passed when it
+# exits 0 with output that matches the CHECK lines (nothing reported)
+clean() {
+  if [ "$3" = 0 ] && "$FILECHECK" "$4" <"$2" >"$2.filecheck" 2>&1; then r=PASS; else r=FAIL; fi
   row "$1" "$5" "$(summary "$2"), exit $3" "$r" $(($(now) - $6))
 }
 
@@ -255,6 +264,19 @@ if want cupy; then
   else
     bug cupy_oob "$WORK/cupy_oob.out" $rc $F/cupy_oob.py "global-buffer-overflow in fill" "$t0"
   fi
+fi
+
+if want pools; then
+  for t in cupy_pool jax_pool; do
+    t0=$(now)
+    limited "$GSAN" run -- "$PY" $F/$t.py >"$WORK/$t.out" 2>&1
+    rc=$?
+    if [ $rc = 77 ]; then
+      row $t "no report" "$(sed -n 's/^SKIP: //p' "$WORK/$t.out" | head -n 1)" SKIP $(($(now) - t0))
+    else
+      clean $t "$WORK/$t.out" $rc $F/$t.py "no report" "$t0"
+    fi
+  done
 fi
 
 # Triton's cubins made under gsan in this run, and those with gsan's site table
