@@ -63,6 +63,7 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "Command: \`make bench-scan\` (runs \`bench/scan_speed.sh\`)"
     echo
     echo "- date: $(date -u)"
+    echo "- gsan commit: $(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$(dirname "$0")/.." diff --quiet HEAD -- src 2>/dev/null || echo ' (with uncommitted changes)')"
     echo "- machine: $(uname -m), $(nproc) CPUs, ${cpu:-unknown CPU}"
     echo "- gsan-scan runs single-threaded; wall time per run, from \`date +%s.%N\`, parsing included"
     echo "  (with the CUDA toolkit's headers)"

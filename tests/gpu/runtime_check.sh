@@ -1,10 +1,23 @@
 #!/bin/sh
 # The runtime's parts on a GPU (see runtime_check.cu): prints each scenario's
-# reports and a table; logs under ${OUT:-build/gpu}.
+# reports and a table; logs under ${OUT:-build/gpu}; writes
+# docs/results/runtime-gpu.md (RESULTS= to change; GSAN_REV= names the commit
+# where the checkout has no .git).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP"
 LOGDIR=${OUT:-build/gpu}
+RESULTS=${RESULTS:-docs/results/runtime-gpu.md}
+# the results file's header: what ran, at which commit, when, where
+results_head() {
+  rev=${GSAN_REV:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+  printf '%s\n\n' "$1"
+  printf 'Command: `%s` (written by the script, not by hand)  \n' "$2"
+  printf 'gsan commit: %s  \n' "$rev"
+  printf 'Date: %s  \n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
+  printf 'Device: %s; %s\n\n' "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)" \
+    "$(nvcc --version 2>/dev/null | tail -n 2 | head -n 1)"
+}
 W=build/gpu
 mkdir -p "$LOGDIR" $W
 make -s all >/dev/null || exit 1
@@ -17,6 +30,7 @@ nvcc -std=c++17 -O2 -Iinclude tests/gpu/runtime_check.cu $W/rt_arena.o $W/rt_rin
   $W/rt_report_kinds.o $W/rt_suppress.o $W/rt_vmm_cuda.o -o $W/runtime_check -lcuda -lpthread || exit 1
 fails=0
 : >"$LOGDIR/runtime.log"
+: >"$LOGDIR/runtime-table.txt"
 for t in clean overflow uaf neighbor shared double_free; do
   case $t in
     clean) want='0 wrong results' ;;
@@ -34,4 +48,22 @@ for t in clean overflow uaf neighbor shared double_free; do
 done
 cat "$LOGDIR/runtime.log"
 echo "$((6 - fails)) passed, $fails failed"
+{
+  results_head "# The runtime's parts on a GPU" "sh tests/gpu/runtime_check.sh"
+  echo '`tests/gpu/runtime_check.cu` drives the runtime'"'"'s parts without interposition: the arena (`rt_arena.c`) on the'
+  echo 'driver'"'"'s VMM calls (`rt_vmm_cuda.c`) with the default layout, the ring drained by `rt_ring.c`, the site'
+  echo 'table read from the loaded module (`rt_sites.c`), reports printed through the report scope (`rt_report.c`,'
+  echo '`rt_report_kinds.c`). Kernels: `tests/gpu/loader_kernels.cu` instrumented by `gsan ptx` and JIT-loaded.'
+  echo
+  echo '```'
+  cat "$LOGDIR/runtime-table.txt"
+  echo "$((6 - fails)) passed, $fails failed"
+  echo '```'
+  echo
+  echo 'Output:'
+  echo
+  echo '```'
+  cat "$LOGDIR/runtime.log"
+  echo '```'
+} >"$RESULTS"
 [ $fails = 0 ]
