@@ -353,6 +353,7 @@ void ptx_emit_check(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
     and_guard(fs, b, c);
   }
   ptx_bprintf(b, "\t@%%gsan_p%d bra \t$L__gsan_fail_%d;\n", P_CHECK, id);
+  if (c->root.kind == ROOT_ARENA) ptx_bprintf(b, "$L__gsan_back_%d:\n", id);
 }
 
 
@@ -417,6 +418,43 @@ static void emit_family_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int
   ptx_bprintf(b, "\tbra.uni \t$L__gsan_resume_%d;\n", id);
 }
 
+static void emit_report_call(ptx_buf *b);
+
+/* A root outside its object: ptx_emit_root_lookup gave it the bounds
+ * {0, 0}, so every check of it fails and comes here. A report must mean
+ * that an access left valid memory, not that a pointer value did (a 1-based
+ * view a - 1 of an array, indexed from 1): each member is looked up by its
+ * own address, as an access with no root is, and the first that leaves its
+ * object is reported against that object; none leaving one goes back to the
+ * access. A freed or never-allocated root still fails here: the access's
+ * own slot has no live object either. Other bounds go on to the stub. */
+static void emit_reroot(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, const char *abase,
+                        const char *asize) {
+  int plain = !c->fam && !(c->step_reg >= 0 && c->nlo != c->nhi);
+  ptx_bprintf(b,
+              "	setp.eq.u64 \t%%gsan_p%d, %s, 0;\n"
+              "	setp.eq.and.u64 \t%%gsan_p%d, %s, 0, %%gsan_p%d;\n"
+              "	@!%%gsan_p%d bra \t$L__gsan_rooted_%d;\n",
+              P_STUB, asize, P_STUB, abase, P_STUB, P_STUB, id);
+  if (c->fam) fs->family.gen++;
+  for (int k = 0; k < c->nmem; k++) {
+    const ptx_member *m = &c->mem[k];
+    const char *addr = member_addr(fs, b, c, m);
+    emit_lookup(b, addr, abase, asize);
+    emit_member_test(b, 64, m, addr, abase, asize);
+    ptx_bprintf(b, "\t@!%%gsan_p%d bra \t$L__gsan_reok_%d_%d;\n", P_STUB, id, k);
+    member_args(fs, b, c, m, addr, "");
+    if (fs->o->recover) {
+      emit_report_call(b);
+      ptx_bprintf(b, "\tbra.uni \t$L__gsan_skip_%d;\n", id);
+    } else {
+      ptx_bprintf(b, "\tbra.uni \t" PTX_REPORT_LABEL ";\n");
+    }
+    ptx_bprintf(b, "$L__gsan_reok_%d_%d:\n", id, k);
+  }
+  ptx_bprintf(b, "\tbra.uni \t$L__gsan_%s_%d;\n$L__gsan_rooted_%d:\n", plain ? "back" : "resume", id, id);
+}
+
 static void emit_report_call(ptx_buf *b) {
   ptx_bprintf(b,
               "\t{\n\t.param .b64 \t__gsan_a0;\n\t.param .b32 \t__gsan_a1;\n\t.param .b64 \t__gsan_a2;\n"
@@ -450,6 +488,8 @@ void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
   emit_widen(b, "", bits, abase, bd.base, 0);
   emit_widen(b, "", bits, asize, bd.size, bd.size[0] != '%');
   ptx_bprintf(b, "\tmov.u64 \t%%gsan_rd%d, %llu;\n", A_MOD, (unsigned long long)fs->modid);
+  int reroot = c->root.kind == ROOT_ARENA && !c->always_fail;
+  if (reroot) emit_reroot(fs, b, c, id, abase, asize);
   if (!fs->o->recover && c->fam) {
     emit_family_stub(fs, b, c, id, abase, asize);
     return;
@@ -483,6 +523,7 @@ void ptx_emit_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id) {
     member_args(fs, b, c, &c->mem[k], emit_addr(fs, b, c, c->mem[k].n, c->mem[k].imm, T_S0, R_L0), "");
     emit_report_call(b);
   }
+  if (reroot) ptx_bprintf(b, "$L__gsan_skip_%d:\n", id);
   /* recover: loads yield zero, the access is skipped */
   const ptx_stmt *s = fs->fn.st[c->stmt];
   if (c->acc.dst_opnd >= 0)
@@ -517,6 +558,16 @@ void ptx_emit_root_lookup(ptx_fstate *fs, ptx_buf *b, const ptx_root_slot *r, co
             def->toks[def->pred].text, r->base, tag);
   if (w >= 0) emit_launch_lookup(b, w, base, size);
   else emit_lookup(b, fs->fn.regs.name[r->reg], base, size);
+  /* a root outside its object (a - 1, a freed or never allocated slot):
+   * bounds {0, 0}, so its accesses are looked up by their own addresses in
+   * the stub (emit_reroot); outside the arena the size is GSAN_UNCHECKED_SIZE,
+   * beyond every address, and stays */
+  ptx_bprintf(b,
+              "\tsub.s64 \t%%gsan_rd%d, %s, %s;\n"
+              "\tsetp.ge.u64 \t%%gsan_p%d, %%gsan_rd%d, %s;\n"
+              "\t@%%gsan_p%d mov.u64 \t%s, 0;\n"
+              "\t@%%gsan_p%d mov.u64 \t%s, 0;\n",
+              T_L5, fs->fn.regs.name[r->reg], base, P_LOOKUP, T_L5, size, P_LOOKUP, base, P_LOOKUP, size);
   for (int k = 0; k < r->nw; k++) {
     char cnt[32];
     reg_txt(cnt, sizeof cnt, 64, r->cnt[k]);
