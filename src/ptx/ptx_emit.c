@@ -441,7 +441,26 @@ static void emit_reroot(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, 
     const ptx_member *m = &c->mem[k];
     const char *addr = member_addr(fs, b, c, m);
     emit_lookup(b, addr, abase, asize);
-    emit_member_test(b, 64, m, addr, abase, asize);
+    if (m->width) {
+      emit_member_test(b, 64, m, addr, abase, asize);
+    } else {
+      /* a width from an operand (cp.async src-size): off > size, or
+         size - off < width unless the width is 0 */
+      member_args(fs, b, c, m, addr, "");
+      char off[32], rem[32], wid[32];
+      reg_txt(off, sizeof off, 64, T_S1);
+      reg_txt(rem, sizeof rem, 64, T_S2);
+      reg_txt(wid, sizeof wid, 64, A_WIDTH);
+      emit_widen(b, "", c->bits, off, addr, 0);
+      ptx_bprintf(b,
+                  "\tsub.s64 \t%s, %s, %s;\n"
+                  "\tsub.s64 \t%s, %s, %s;\n"
+                  "\tsetp.gt.u64 \t%%gsan_p%d, %s, %s;\n"
+                  "\tsetp.lt.or.u64 \t%%gsan_p%d, %s, %s, %%gsan_p%d;\n"
+                  "\tsetp.ne.and.u64 \t%%gsan_p%d, %s, 0, %%gsan_p%d;\n",
+                  off, off, abase, rem, asize, off, P_STUB, off, asize, P_STUB, rem, wid, P_STUB, P_STUB, wid,
+                  P_STUB);
+    }
     ptx_bprintf(b, "\t@!%%gsan_p%d bra \t$L__gsan_reok_%d_%d;\n", P_STUB, id, k);
     member_args(fs, b, c, m, addr, "");
     if (fs->o->recover) {

@@ -87,14 +87,17 @@ static int idiom(ptx_proof *p, int op, int bits, int sgn, int a, int b, int64_t 
    * low k bits are 0. layernorm reads u64(tid << 2) & 124 where its guard
    * tests tid & 31: written so, both are the one node (tid & 31). */
   if (op == GSAN_FN_AND && a >= 0 && imm >= 0) {
-    const gsan_fact_node *x = &p->node[a];
-    unsigned from = x->op == GSAN_FN_CVT ? p->node[x->a].bits : 0;
-    if (x->op == GSAN_FN_CVT && from < (unsigned)bits && (uint64_t)imm < (1ull << (from - 1)))
-      return add_node(p, GSAN_FN_CVT, bits, x->sgn, add_node(p, GSAN_FN_AND, (int)from, 0, x->a, NO_OPND, imm), NO_OPND,
-                      0);
-    if (x->op == GSAN_FN_SHL && x->imm > 0 && x->imm < 63 && !(imm & ((1ll << x->imm) - 1)))
-      return add_node(p, GSAN_FN_SHL, bits, 0, add_node(p, GSAN_FN_AND, bits, 0, x->a, NO_OPND, imm >> x->imm), NO_OPND,
-                      x->imm);
+    /* a copy: the inner add_node may move p->node */
+    const gsan_fact_node x = p->node[a];
+    unsigned from = x.op == GSAN_FN_CVT ? p->node[x.a].bits : 0;
+    if (x.op == GSAN_FN_CVT && from < (unsigned)bits && (uint64_t)imm < (1ull << (from - 1))) {
+      int inner = add_node(p, GSAN_FN_AND, (int)from, 0, x.a, NO_OPND, imm);
+      return add_node(p, GSAN_FN_CVT, bits, x.sgn, inner, NO_OPND, 0);
+    }
+    if (x.op == GSAN_FN_SHL && x.imm > 0 && x.imm < 63 && !(imm & ((1ll << x.imm) - 1))) {
+      int inner = add_node(p, GSAN_FN_AND, bits, 0, x.a, NO_OPND, imm >> x.imm);
+      return add_node(p, GSAN_FN_SHL, bits, 0, inner, NO_OPND, x.imm);
+    }
   }
   if (op == GSAN_FN_SHR && sgn && imm > 0 && imm < bits - 1) {
     int x = biased(p, a, bits, imm);

@@ -1,7 +1,8 @@
 /* Device records to reports (rt_drain.h): the rings drained, by the monitor
  * thread and after every driver call that waited for the device, each
  * record through the sink, which prints a site's first report and counts
- * the rest. die and sink are rt_gsan.c's, moved verbatim. Lock rule: draining
+ * the rest, each report through the report scope (rt_report.h), whose halt
+ * is rt_exit_die. Lock rule: draining
  * holds rt_gsan.lock throughout (the sink, the site tables and the per-site
  * counts are under it); it is never called with the lock held. */
 #include "rt_drain.h"

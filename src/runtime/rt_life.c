@@ -43,6 +43,12 @@ void rt_life_init(void *get_proc, const rt_listener *const *listeners) {
 
 static void note_repeat(void *arg, const rt_seen_site *site);
 
+/* Held by the monitor while it drains and ticks, and by a thread that forks
+ * (fork_prepare) until the child exists: a child never starts with the
+ * monitor stopped half-way in an allocator or a lock (an allocator without
+ * fork handlers, as AddressSanitizer's, then hangs the child at exit). */
+static pthread_mutex_t ticking = PTHREAD_MUTEX_INITIALIZER;
+
 static void *monitor(void *arg) {
   (void)arg;
   rt_exit_monitor_signals();
@@ -56,8 +62,10 @@ static void *monitor(void *arg) {
   rt_driver_capture_swap(&mode);
   while (!stop) {
     if (!rt_exit_wait((unsigned)rt_gsan.flags.monitor_ms)) {
+      pthread_mutex_lock(&ticking);
       rt_drain(0);
       rt_events_tick();
+      pthread_mutex_unlock(&ticking);
     }
   }
   return NULL;
@@ -172,7 +180,12 @@ static void note_repeat(void *arg, const rt_seen_site *site) {
 /* A child forked after set-up has no monitor thread and may not use CUDA
  * (the driver does not survive fork): its exit must not wait for the one or
  * drain through the other, and the parent's allocations are not its leaks. */
-static void after_fork_in_child(void) { rt_gsan.forked = 1; }
+static void fork_prepare(void) { pthread_mutex_lock(&ticking); }
+static void fork_parent(void) { pthread_mutex_unlock(&ticking); }
+static void after_fork_in_child(void) {
+  pthread_mutex_init(&ticking, NULL); /* the child has no monitor */
+  rt_gsan.forked = 1;
+}
 
 /* print_stats: what gsan's memory costs, per device. Fixed: slot tables,
  * spare granules and the ring; per allocation: the physical memory behind
@@ -234,7 +247,7 @@ static void at_exit(void) {
 static void start(void) {
   if (rt_gsan.flags.verbosity) rt_gsan_say("host stacks: %s", unwinder = rt_unwind_method());
   atexit(at_exit);
-  pthread_atfork(NULL, NULL, after_fork_in_child);
+  pthread_atfork(fork_prepare, fork_parent, after_fork_in_child);
   rt_exit_start(rt_life_last_words);
   pthread_create(&monitor_thread, NULL, monitor, NULL);
 }

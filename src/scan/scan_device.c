@@ -125,6 +125,7 @@ static void launch_run(interp *H, CXCursor callee, CXCursor call, const val cfg[
   }
   interp K;
   memset(&K, 0, sizeof K);
+  K.copied0 = scan_env_copied(); /* --max-steps counts the bindings copied from here */
   K.env = scan_env_new();
   K.reach = reach;
   K.device = true;
@@ -243,6 +244,7 @@ void scan_device_run_free(CXCursor fn) {
   }
   interp K;
   memset(&K, 0, sizeof K);
+  K.copied0 = scan_env_copied(); /* --max-steps counts the bindings copied from here */
   K.env = scan_env_new();
   K.reach = scan_expr_true();
   K.device = true;

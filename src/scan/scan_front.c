@@ -267,22 +267,7 @@ const char *scan_front_cursor_member_token(CXCursor c) {
     clang_disposeString(s);
   }
   clang_disposeTokens(tu, toks, n);
-  if (r) return r;
-  /* written through a macro: read the member where the expression was spelt */
-  CXFile f;
-  unsigned off;
-  clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &f, NULL, NULL, &off);
-  size_t size = 0;
-  const char *buf = f ? clang_getFileContents(tu, f, &size) : NULL;
-  for (unsigned i = off; buf && i > 0 && i <= size; i--) {
-    char ch = buf[i - 1];
-    if (ch == 'x' || ch == 'y' || ch == 'z') {
-      char t[2] = {ch, 0};
-      return scan_util_intern(t);
-    }
-    if (ch != ' ' && ch != ')') break;
-  }
-  return NULL;
+  return r; /* NULL: written inside a macro (scan_front_macro_member) */
 }
 
 /* ---- members written inside macros ----
@@ -292,7 +277,8 @@ const char *scan_front_cursor_member_token(CXCursor c) {
    of the translation unit's files are read once (each `#define` line, with
    its continuations); the member of `threadIdx` in TID is the one axis that
    follows `threadIdx.` in TID's body or in the macros it names, several
-   levels down. Two axes (`threadIdx.y * W + threadIdx.x`) decide nothing. */
+   levels down. Two axes (`threadIdx.y * W + threadIdx.x`), or a macro
+   defined differently in several places (#if/#else), decide nothing. */
 typedef struct {
   const char *name, *body;
 } macro_def;
@@ -345,18 +331,32 @@ static void inclusion(CXFile f, CXSourceLocation *stack, unsigned n, CXClientDat
   if (buf) macros_of_file(t, buf, size);
 }
 
-/* the last definition of the n-byte name */
+/* the definition of the n-byte name; NULL when the files define it
+   differently in several places (#if/#else, #undef): which one the
+   preprocessor took is not known here */
 static const char *macro_body(macro_table *t, const char *name, size_t n) {
-  for (size_t i = t->defs.n; i-- > 0;)
-    if (!strncmp(t->defs.v[i].name, name, n) && !t->defs.v[i].name[n]) return t->defs.v[i].body;
-  return NULL;
+  const char *body = NULL;
+  for (size_t i = 0; i < t->defs.n; i++) {
+    if (strncmp(t->defs.v[i].name, name, n) || t->defs.v[i].name[n]) continue;
+    if (body && strcmp(body, t->defs.v[i].body)) return NULL;
+    body = t->defs.v[i].body;
+  }
+  return body;
 }
 
 /* the axes (bit 0: x) that follow `builtin.` in the body of macro name and
    the macros it names */
-static unsigned macro_axes(macro_table *t, const char *name, size_t n, const char *builtin, int depth) {
+typedef struct {
+  const char *seen[64]; /* bodies read for this question: each once */
+  int n;
+} macro_walk;
+
+static unsigned macro_axes(macro_table *t, const char *name, size_t n, const char *builtin, int depth, macro_walk *w) {
   const char *b = macro_body(t, name, n);
-  if (!b || depth > 8) return 0;
+  if (!b || depth > 8 || w->n == 64) return 0;
+  for (int i = 0; i < w->n; i++)
+    if (w->seen[i] == b) return 0;
+  w->seen[w->n++] = b;
   unsigned axes = 0;
   size_t bl = strlen(builtin);
   for (const char *p = b; *p;) {
@@ -375,7 +375,7 @@ static unsigned macro_axes(macro_table *t, const char *name, size_t n, const cha
         if ((*r == 'x' || *r == 'y' || *r == 'z') && !ident_char(r[1])) axes |= 1u << (*r - 'x');
       }
     } else if ((size_t)(q - p) != n || strncmp(p, name, n)) {
-      axes |= macro_axes(t, p, (size_t)(q - p), builtin, depth + 1);
+      axes |= macro_axes(t, p, (size_t)(q - p), builtin, depth + 1, w);
     }
     p = q;
   }
@@ -402,7 +402,8 @@ const char *scan_front_macro_member(CXCursor c, const char *builtin) {
     clang_getInclusions(tu, inclusion, t);
     VEC_PUSH(macro_tables, t);
   }
-  unsigned axes = macro_axes(t, buf + off, e - off, builtin, 0);
+  macro_walk w = {.n = 0};
+  unsigned axes = macro_axes(t, buf + off, e - off, builtin, 0, &w);
   return axes == 1 ? "x" : axes == 2 ? "y" : axes == 4 ? "z" : NULL;
 }
 
