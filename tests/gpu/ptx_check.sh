@@ -10,16 +10,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP"
 LOGDIR=${OUT:-build/gpu}
 RESULTS=${RESULTS:-docs/results/ptx-gpu.md}
-# the results file's header: what ran, at which commit, when, where
-results_head() {
-  rev=${GSAN_REV:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
-  printf '%s\n\n' "$1"
-  printf 'Command: `%s` (written by the script, not by hand)  \n' "$2"
-  printf 'gsan commit: %s  \n' "$rev"
-  printf 'Date: %s  \n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
-  printf 'Device: %s; %s\n\n' "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)" \
-    "$(nvcc --version 2>/dev/null | tail -n 2 | head -n 1)"
-}
+. "$TOP/tests/gpu/results_head.sh"
 mkdir -p "$LOGDIR" build/gpu
 W=build/gpu
 make -s all >/dev/null || exit 1
