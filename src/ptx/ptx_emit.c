@@ -432,9 +432,9 @@ static void emit_reroot(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, 
                         const char *asize) {
   int plain = !c->fam && !(c->step_reg >= 0 && c->nlo != c->nhi);
   ptx_bprintf(b,
-              "	setp.eq.u64 \t%%gsan_p%d, %s, 0;\n"
-              "	setp.eq.and.u64 \t%%gsan_p%d, %s, 0, %%gsan_p%d;\n"
-              "	@!%%gsan_p%d bra \t$L__gsan_rooted_%d;\n",
+              "\tsetp.eq.u64 \t%%gsan_p%d, %s, 0;\n"
+              "\tsetp.eq.and.u64 \t%%gsan_p%d, %s, 0, %%gsan_p%d;\n"
+              "\t@!%%gsan_p%d bra \t$L__gsan_rooted_%d;\n",
               P_STUB, asize, P_STUB, abase, P_STUB, P_STUB, id);
   if (c->fam) fs->family.gen++;
   for (int k = 0; k < c->nmem; k++) {
