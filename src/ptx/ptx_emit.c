@@ -441,12 +441,12 @@ static void emit_reroot(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, 
     const ptx_member *m = &c->mem[k];
     const char *addr = member_addr(fs, b, c, m);
     emit_lookup(b, addr, abase, asize);
+    member_args(fs, b, c, m, addr, ""); /* the report's, if it fails */
     if (m->width) {
       emit_member_test(b, 64, m, addr, abase, asize);
     } else {
-      /* a width from an operand (cp.async src-size): off > size, or
-         size - off < width unless the width is 0 */
-      member_args(fs, b, c, m, addr, "");
+      /* a width from an operand (cp.async src-size, in A_WIDTH now):
+         off > size, or size - off < width unless the width is 0 */
       char off[32], rem[32], wid[32];
       reg_txt(off, sizeof off, 64, T_S1);
       reg_txt(rem, sizeof rem, 64, T_S2);
@@ -462,7 +462,6 @@ static void emit_reroot(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, 
                   P_STUB);
     }
     ptx_bprintf(b, "\t@!%%gsan_p%d bra \t$L__gsan_reok_%d_%d;\n", P_STUB, id, k);
-    member_args(fs, b, c, m, addr, "");
     if (fs->o->recover) {
       emit_report_call(b);
       ptx_bprintf(b, "\tbra.uni \t$L__gsan_skip_%d;\n", id);

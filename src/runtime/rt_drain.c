@@ -10,15 +10,11 @@
 #include "rt_binary.h"
 #include "rt_device.h"
 #include "rt_driver.h"
-#include "rt_exit.h"
 #include "rt_gsan.h"
 #include "rt_heap.h"
 #include "rt_tables.h"
 
 #include <string.h>
-
-/* the sink's name for the site-table lookup (under rt_gsan.lock) */
-static const rt_site_table *table_for(uint64_t module) { return rt_tables_get(module); }
 
 /* One device record: printed the first time its site fails (until
  * report_limit), counted after that. In halt mode the first report ends the
@@ -29,7 +25,7 @@ static void sink(void *arg, const gsan_record *rec) {
   /* a site already reported (or held back) is only counted: a million
    * threads failing one check must not cost a million symbolised reports */
   if (rt_seen_again(&rt_gsan.seen, rec->module_id, rec->site)) return;
-  const rt_site_table *t = table_for(rec->module_id);
+  const rt_site_table *t = rt_tables_get(rec->module_id);
   rt_site s;
   memset(&s, 0, sizeof s);
   if ((!t || rt_sites_get(t, rec->site, &s) < 0) && !rt_binary_site(rec, &s)) {
