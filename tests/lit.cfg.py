@@ -60,3 +60,11 @@ if os.path.exists(os.path.join(build, 'lib', 'fake', 'libsanitizer-public.so')):
     config.available_features.add('sanitizer-api')
 if os.path.exists(os.path.join(build, 'lib', 'gsan_binary_patch.fatbin')):
     config.available_features.add('binary-mode')
+
+# a CUDA driver on this machine ("cuda-driver"): libcuda.so.1 loads
+import ctypes
+try:
+    ctypes.CDLL('libcuda.so.1')
+    config.available_features.add('cuda-driver')
+except OSError:
+    pass
