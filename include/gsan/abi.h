@@ -253,30 +253,92 @@ GSAN_STATIC_ASSERT(sizeof(gsan_record) == GSAN_RECORD_BYTES, "record layout");
  * Sanitizer API patch in SASS-only code, which has no site table. The module
  * id then says what a site table would: bits 63..40 GSAN_BINARY_TAG, 39..36
  * the access kind (enum gsan_access_kind), 35..32 log2 of the width in bytes,
- * 31..0 the kernel's index in the host's list of launched kernels; the site
- * is the byte offset of the access's instruction from the kernel's first
- * (cuobjdump -sass prints the same offsets). A hashed module id with these
- * top 24 bits is found by its site table first. The record layout is that of
- * instrumented code: the runtime reads both the same way. */
+ * 31..29 what the access went to (enum gsan_binary_space), 28..0 the kernel's
+ * index in the host's list of launched kernels; the site is the byte offset
+ * of the access's instruction from the kernel's first (cuobjdump -sass prints
+ * the same offsets). A hashed module id with these top 24 bits is found by
+ * its site table first. The record layout is that of instrumented code: the
+ * runtime reads both the same way. Shared and local records carry window
+ * offsets (the Sanitizer API's addresses for those spaces) and the region
+ * the check held them to as base and size; a failed in-kernel free has kind
+ * GSAN_ACCESS_FREE, base 0 and its gsan_heap_free_error as size, as
+ * instrumented code's. */
 #define GSAN_BINARY_TAG 0xb17a5eull
-GSAN_HD static inline uint64_t gsan_binary_module(uint32_t kernel, unsigned kind, unsigned log2_width) {
-  return (GSAN_BINARY_TAG << 40) | ((uint64_t)(kind & 15) << 36) | ((uint64_t)(log2_width & 15) << 32) | kernel;
+enum gsan_binary_space {
+  GSAN_BINARY_GLOBAL = 0, /* gsan's arena */
+  GSAN_BINARY_SHARED = 1, /* the block's shared memory, static and dynamic */
+  GSAN_BINARY_LOCAL = 2,  /* the thread's stack */
+  GSAN_BINARY_HEAP = 3,   /* a device-heap block (in-kernel malloc), base and size the block's */
+  GSAN_BINARY_HEAP_FREED = 4 /* a device-heap block already freed */
+};
+#define GSAN_BINARY_KERNELS (1u << 29)
+GSAN_HD static inline uint64_t gsan_binary_module(uint32_t kernel, unsigned kind, unsigned log2_width, unsigned space) {
+  return (GSAN_BINARY_TAG << 40) | ((uint64_t)(kind & 15) << 36) | ((uint64_t)(log2_width & 15) << 32) |
+         ((uint64_t)(space & 7) << 29) | (kernel & (GSAN_BINARY_KERNELS - 1));
 }
 GSAN_HD static inline int gsan_binary_is(uint64_t module_id) { return (module_id >> 40) == GSAN_BINARY_TAG; }
-GSAN_HD static inline uint32_t gsan_binary_kernel(uint64_t module_id) { return (uint32_t)module_id; }
+GSAN_HD static inline uint32_t gsan_binary_kernel(uint64_t module_id) { return (uint32_t)module_id & (GSAN_BINARY_KERNELS - 1); }
 GSAN_HD static inline unsigned gsan_binary_kind(uint64_t module_id) { return (unsigned)(module_id >> 36) & 15; }
 GSAN_HD static inline unsigned gsan_binary_width(uint64_t module_id) { return 1u << ((module_id >> 32) & 15); }
+GSAN_HD static inline unsigned gsan_binary_space(uint64_t module_id) { return (unsigned)(module_id >> 29) & 7; }
+
+/* Binary mode's record of the device heap (in-kernel malloc and free, seen
+ * by the patch's malloc and free callbacks), one per device, in device
+ * memory gsan allocates outside its arena: blocks by their start (an
+ * open-addressing table in host memory, linear probes, key 0 empty), and a shadow byte per
+ * 16-byte granule of each 4 KiB page a block touched (a second table of page
+ * numbers; a page's shadow is at its slot's index). A granule's byte:
+ * GSAN_BHEAP_LIVE or GSAN_BHEAP_FREED with the count of its bytes in the block
+ * (1..16) below, GSAN_BHEAP_START on a block's first granule; 0 is no block.
+ * Full tables set full: from then on frees of unknown pointers are not
+ * reported (a block may have gone untracked). */
+#define GSAN_BHEAP_BLOCKS (1u << 16)
+#define GSAN_BHEAP_PAGES (1u << 14)
+#define GSAN_BHEAP_PAGE_SHIFT 12
+#define GSAN_BHEAP_GRANULE 16
+#define GSAN_BHEAP_LIVE 0x20
+#define GSAN_BHEAP_FREED 0x40
+#define GSAN_BHEAP_START 0x80
+typedef struct gsan_bheap_block {
+  uint64_t ptr;      /* the block's start; 0: an empty slot */
+  uint64_t size;
+  uint32_t state;    /* enum gsan_heap_state */
+  uint32_t tid[3];   /* the thread that allocated it */
+  uint32_t ctaid[3];
+  uint32_t pad;
+} gsan_bheap_block;
+GSAN_STATIC_ASSERT(sizeof(gsan_bheap_block) == 48, "binary heap block layout");
+typedef struct gsan_bheap {
+  uint64_t lo, hi;   /* the span of every block seen: lo = ~0 before the first */
+  uint32_t full;     /* a table ran out of slots */
+  uint32_t pad;
+  uint64_t blocks;   /* address of gsan_bheap_block[GSAN_BHEAP_BLOCKS], host memory the device reaches
+                      * (sanitizerAllocHost): read by the host at exit for the leaks */
+  uint64_t pages[GSAN_BHEAP_PAGES];   /* page number + 1; 0: an empty slot */
+  unsigned char shadow[GSAN_BHEAP_PAGES][1u << (GSAN_BHEAP_PAGE_SHIFT - 4)];
+} gsan_bheap;
+/* the first slot to probe for a block's start and for a page number */
+GSAN_HD static inline uint32_t gsan_bheap_block_slot(uint64_t ptr) {
+  return (uint32_t)((ptr >> 4) * 0x9E3779B97F4A7C15ull >> 40) & (GSAN_BHEAP_BLOCKS - 1);
+}
+GSAN_HD static inline uint32_t gsan_bheap_page_slot(uint64_t page) {
+  return (uint32_t)(page * 0x9E3779B97F4A7C15ull >> 40) & (GSAN_BHEAP_PAGES - 1);
+}
 
 /* What the patch's callbacks get as userdata (device memory, one per kernel
  * and device, set with sanitizerSetCallbackData): the arena and ring as
- * __gsan_ctx holds them, where the kernel's code starts, and its index. */
+ * __gsan_ctx holds them, where the kernel's code starts, its index, its
+ * static shared memory, the local window's top, and the device's record of
+ * its heap. */
 typedef struct gsan_binary_data {
   unsigned char ctx[GSAN_CTX_BYTES];
   uint64_t func_pc;  /* sanitizerGetFunctionPcAndSize of the kernel */
   uint32_t kernel;   /* index into the host's kernel names */
-  uint32_t pad;
+  uint32_t static_shared; /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES */
+  uint64_t local_top;     /* the local window's top: offsets at or past it are past every frame */
+  uint64_t heap;          /* device address of the device's gsan_bheap, 0: none */
 } gsan_binary_data;
-GSAN_STATIC_ASSERT(sizeof(gsan_binary_data) == GSAN_CTX_BYTES + 16, "binary data layout");
+GSAN_STATIC_ASSERT(sizeof(gsan_binary_data) == GSAN_CTX_BYTES + 32, "binary data layout");
 
 /* Site table blob (__gsan_sites_<id>, .global .b8[]): header, sites, strings. */
 #define GSAN_SITES_MAGIC 0x4e415347u /* "GSAN" little endian */

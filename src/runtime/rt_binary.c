@@ -32,6 +32,8 @@
 #include "rt_driver.h"
 #include "rt_gsan.h"
 
+_Static_assert(RT_BINARY_DEVICES == RT_MAX_DEVICES, "one heap record per device");
+
 #ifndef GSAN_HAVE_SANITIZER
 
 int rt_binary_start(void) {
@@ -64,11 +66,29 @@ static struct {
   FN(Alloc);
   FN(MemcpyHostToDeviceAsync);
   FN(GetResultString);
+  FN(AllocHost);
+  FN(SetLaunchCallbackData); /* optional: a graph's kernel nodes get their data per launch */
 } san;
 #undef FN
 
 #define PATCH_FILE "gsan_binary_patch.fatbin"
 #define CALLBACK_NAME "gsan_binary_access"
+
+/* the instructions patched and the patch's callback for each
+ * (rt_binary_patch.cu); the first is the one a module needs to count as
+ * patched, the others add what they can */
+static const struct {
+  Sanitizer_InstructionId id;
+  const char *callback, *what;
+} patches[] = {
+    {SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, CALLBACK_NAME, "global accesses"},
+    {SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, "gsan_binary_shared", "shared accesses"},
+    {SANITIZER_INSTRUCTION_LOCAL_MEMORY_ACCESS, "gsan_binary_local", "local accesses"},
+    {SANITIZER_INSTRUCTION_MEMCPY_ASYNC, "gsan_binary_copy", "cp.async"},
+    {SANITIZER_INSTRUCTION_DEVICE_SIDE_MALLOC, "gsan_binary_malloc", "in-kernel malloc"},
+    {SANITIZER_INSTRUCTION_DEVICE_ALIGNED_MALLOC, "gsan_binary_malloc", "in-kernel aligned malloc"},
+    {SANITIZER_INSTRUCTION_DEVICE_SIDE_FREE, "gsan_binary_free", "in-kernel free"},
+};
 
 static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
 static char patch_path[4096];
@@ -80,8 +100,10 @@ static char patch_path[4096];
 typedef struct map {
   const void *key[MAP_SLOTS];
   unsigned long long val[MAP_SLOTS];
+  void *data[MAP_SLOTS]; /* kernels: the callback data set */
 } map;
-static map modules, kernels; /* kernels: CUfunction -> its device's context id */
+/* kernels: CUfunction -> its device's context id + 1 */
+static map modules, kernels;
 
 static unsigned map_slot(const map *m, const void *k) {
   unsigned i = (unsigned)(((uintptr_t)k >> 4) * 0x9E3779B1u) & (MAP_SLOTS - 1);
@@ -136,7 +158,13 @@ static void module_loaded(const Sanitizer_ResourceModuleData *m) {
   pthread_mutex_lock(&patch_lock);
   int patched = 0;
   if (patches_in(m->context)) {
-    SanitizerResult r = san.PatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, m->module, CALLBACK_NAME);
+    SanitizerResult r = san.PatchInstructions(patches[0].id, m->module, patches[0].callback);
+    for (size_t i = 1; r == SANITIZER_SUCCESS && i < sizeof patches / sizeof *patches; i++) {
+      SanitizerResult ri = san.PatchInstructions(patches[i].id, m->module, patches[i].callback);
+      static int said;
+      if (ri != SANITIZER_SUCCESS && !said++)
+        rt_gsan_say("binary mode: cannot patch %s: %s; they are not checked", patches[i].what, result_name(ri));
+    }
     if (r == SANITIZER_SUCCESS) r = san.PatchModule(m->module);
     if (r == SANITIZER_SUCCESS) patched = map_get(&modules, m->module, 1) != NULL;
     else rt_gsan_say("binary mode: cannot patch a module: %s; its kernels are not checked", result_name(r));
@@ -145,37 +173,117 @@ static void module_loaded(const Sanitizer_ResourceModuleData *m) {
   if (patched && rt_gsan.flags.verbosity) rt_gsan_say("binary mode: patched a module of %zu bytes", m->cubinSize);
 }
 
+/* n bytes to device memory at dst before anything the caller launches next,
+ * whatever stream that is ordered on: on gsan's own non-blocking stream,
+ * waited for (a graph's kernel nodes run on streams of the graph's own, and a
+ * copy on the stream the graph was launched on would come after it); on the
+ * launch's stream where gsan has no stream in this context */
+static SanitizerResult put(const rt_dev *d, CUcontext ctx, void *dst, void *src, size_t n, Sanitizer_StreamHandle s) {
+  CUcontext cur = NULL;
+  if (d->own_stream && rt_driver.cu.MemcpyHtoDAsync && rt_driver.cu.StreamSynchronize && rt_driver.cu.CtxGetCurrent &&
+      rt_driver.cu.CtxGetCurrent(&cur) == CUDA_SUCCESS && cur == ctx && cur == d->cuctx &&
+      rt_driver.cu.MemcpyHtoDAsync((CUdeviceptr)(uintptr_t)dst, src, n, d->own_stream) == CUDA_SUCCESS &&
+      rt_driver.cu.StreamSynchronize(d->own_stream) == CUDA_SUCCESS)
+    return SANITIZER_SUCCESS;
+  return san.MemcpyHostToDeviceAsync(dst, src, n, s);
+}
+
+/* Per device, the record of its heap (gsan_bheap, abi.h), made at the first
+ * launch of a patched kernel there (and again after a reset): the shadow in
+ * device memory, zeroed by a copy on the launch's stream, the blocks in host
+ * memory the device reaches, which the leak check reads at exit. Under
+ * patch_lock. */
+static struct {
+  unsigned long long ctx_id; /* + 1 */
+  void *dev;
+  gsan_bheap_block *blocks;
+} heaps[RT_MAX_DEVICES];
+
+static void *heap_for(const Sanitizer_LaunchData *l, rt_dev *d, Sanitizer_StreamHandle stream) {
+  if (heaps[l->device].ctx_id == d->ctx_id + 1) return heaps[l->device].dev;
+  static gsan_bheap *zero; /* a zeroed image to copy from, kept */
+  void *dev = NULL, *blocks = NULL;
+  if (!zero && !(zero = calloc(1, sizeof *zero))) return NULL;
+  zero->lo = ~0ull;
+  SanitizerResult r = san.Alloc(l->context, &dev, sizeof(gsan_bheap));
+  if (r == SANITIZER_SUCCESS) r = san.AllocHost(l->context, &blocks, sizeof(gsan_bheap_block) * GSAN_BHEAP_BLOCKS);
+  if (r == SANITIZER_SUCCESS) {
+    memset(blocks, 0, sizeof(gsan_bheap_block) * GSAN_BHEAP_BLOCKS);
+    zero->blocks = (uint64_t)(uintptr_t)blocks;
+    r = put(d, l->context, dev, zero, sizeof *zero, stream);
+  }
+  if (r != SANITIZER_SUCCESS) {
+    rt_gsan_say("binary mode: no record of device %d's heap: %s; in-kernel malloc and free go unchecked", l->device,
+                result_name(r));
+    dev = NULL;
+  }
+  heaps[l->device].ctx_id = d->ctx_id + 1;
+  heaps[l->device].dev = dev;
+  heaps[l->device].blocks = dev ? blocks : NULL;
+  rt_binary_set_heap(l->device, heaps[l->device].blocks);
+  return dev;
+}
+
+/* The local window as the patch sees it (checked on the H100 by
+ * tests/gpu/binary/local.cu): threads' stacks sit at the top of a 16 MiB
+ * window (a 1 KiB frame's first word at 0xfff840), but where a thread's stack
+ * starts below that top is the driver's and not known here, so the check is
+ * against the window's top: an offset past it is past every frame. */
+#define LOCAL_WINDOW (1ull << 24)
+
 /* A patched kernel's callback data: its device's __gsan_ctx, where its code
- * starts, its name's index. Until the device has an arena (the program has
+ * starts, its name's index, its static shared memory, the stack's top and
+ * the device's heap record. Until the device has an arena (the program has
  * allocated nothing there) there is nothing to check and the callbacks get
- * NULL. */
+ * NULL. The data is copied on the stream the launch is ordered on: a graph's
+ * kernel nodes run on streams of the graph's own, after the stream the
+ * graph was launched on (hApiStream). */
 static void launch_begin(const Sanitizer_LaunchData *l) {
   if ((unsigned)l->device >= RT_MAX_DEVICES) return;
   rt_dev *d = rt_device_at(l->device);
   if (!__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE)) return;
+  unsigned long long key = d->ctx_id + 1;
   pthread_mutex_lock(&patch_lock);
   unsigned long long *known = map_get(&kernels, l->function, 0);
-  int todo = map_get(&modules, l->module, 0) && !(known && *known == d->ctx_id + 1);
+  void *dev = known && *known == key ? kernels.data[known - kernels.val] : NULL;
+  int patched = map_get(&modules, l->module, 0) != NULL;
   pthread_mutex_unlock(&patch_lock);
-  if (!todo) return;
-  gsan_binary_data h;
-  memset(&h, 0, sizeof h);
-  memcpy(h.ctx, d->ctx, sizeof h.ctx);
-  uint64_t size = 0;
-  if (san.GetFunctionPcAndSize(l->module, l->functionName, &h.func_pc, &size) != SANITIZER_SUCCESS) h.func_pc = 0;
-  h.kernel = rt_binary_kernel_index(l->functionName ? l->functionName : "?");
-  void *dev = NULL;
-  SanitizerResult r = san.Alloc(l->context, &dev, sizeof h);
-  if (r == SANITIZER_SUCCESS) r = san.MemcpyHostToDeviceAsync(dev, &h, sizeof h, l->hStream);
-  if (r == SANITIZER_SUCCESS) r = san.SetCallbackData(l->function, dev);
-  if (r != SANITIZER_SUCCESS) {
-    rt_gsan_say("binary mode: no callback data for kernel %s: %s; it runs unchecked", l->functionName, result_name(r));
-    return;
+  if (!patched) return;
+  if (!dev) {
+    Sanitizer_StreamHandle stream = l->apiContext ? l->hApiStream : l->hStream;
+    gsan_binary_data h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.ctx, d->ctx, sizeof h.ctx);
+    uint64_t size = 0;
+    if (san.GetFunctionPcAndSize(l->module, l->functionName, &h.func_pc, &size) != SANITIZER_SUCCESS) h.func_pc = 0;
+    h.kernel = rt_binary_kernel_index(l->functionName ? l->functionName : "?");
+    static CUresult (*func_attr)(int *, CUfunction_attribute, CUfunction);
+    if (!func_attr) *(void **)&func_attr = rt_driver_real("cuFuncGetAttribute");
+    int shared = 0;
+    if (func_attr) func_attr(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, l->function);
+    h.static_shared = (uint32_t)shared;
+    h.local_top = LOCAL_WINDOW;
+    pthread_mutex_lock(&patch_lock);
+    h.heap = (uint64_t)(uintptr_t)heap_for(l, d, stream);
+    pthread_mutex_unlock(&patch_lock);
+    SanitizerResult r = san.Alloc(l->context, &dev, sizeof h);
+    if (r == SANITIZER_SUCCESS) r = put(d, l->context, dev, &h, sizeof h, stream);
+    if (r == SANITIZER_SUCCESS) r = san.SetCallbackData(l->function, dev);
+    if (r != SANITIZER_SUCCESS) {
+      rt_gsan_say("binary mode: no callback data for kernel %s: %s; it runs unchecked", l->functionName, result_name(r));
+      return;
+    }
+    if (rt_gsan.flags.verbosity >= 2)
+      rt_gsan_say("binary mode: kernel %s: %u bytes of static shared memory%s", l->functionName, h.static_shared,
+                  l->apiContext ? ", a graph's node" : "");
+    pthread_mutex_lock(&patch_lock);
+    unsigned long long *v = map_get(&kernels, l->function, 1);
+    if (v) *v = key, kernels.data[v - kernels.val] = dev;
+    pthread_mutex_unlock(&patch_lock);
   }
-  pthread_mutex_lock(&patch_lock);
-  unsigned long long *v = map_get(&kernels, l->function, 1);
-  if (v) *v = d->ctx_id + 1;
-  pthread_mutex_unlock(&patch_lock);
+  /* a graph's kernel node: its data for this launch too (the per-kernel
+   * data is for launches through the API) */
+  if (l->apiContext && san.SetLaunchCallbackData) san.SetLaunchCallbackData(l->hLaunch, l->function, l->hStream, dev);
 }
 
 static void SANITIZERAPI on_event(void *arg, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
@@ -246,11 +354,12 @@ int rt_binary_start(void) {
 #define GET(name) (*(void **)&san.name = dlsym(h, "sanitizer" #name)) != NULL
   if (!(GET(Subscribe) && GET(EnableCallback) && GET(AddPatchesFromFile) && GET(PatchInstructions) &&
         GET(PatchModule) && GET(SetCallbackData) && GET(GetFunctionPcAndSize) && GET(Alloc) &&
-        GET(MemcpyHostToDeviceAsync) && GET(GetResultString))) {
+        GET(MemcpyHostToDeviceAsync) && GET(GetResultString) && GET(AllocHost))) {
     rt_gsan_say("binary=1: the Sanitizer API library lacks a function gsan calls (%s); binary mode is off", dlerror());
     return -1;
   }
 #undef GET
+  *(void **)&san.SetLaunchCallbackData = dlsym(h, "sanitizerSetLaunchCallbackData");
   Sanitizer_SubscriberHandle sub;
   SanitizerResult r = san.Subscribe(&sub, on_event, NULL);
   if (r == SANITIZER_SUCCESS) r = san.EnableCallback(1, sub, SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CBID_RESOURCE_MODULE_LOADED);
@@ -272,4 +381,4 @@ static void start_if_asked(void) {
   if (rt_gsan.flags.binary) rt_binary_start();
 }
 
-const rt_listener rt_binary_listener = {.name = "binary", .start = start_if_asked};
+const rt_listener rt_binary_listener = {.name = "binary", .start = start_if_asked, .leaks = rt_binary_heap_leaks};

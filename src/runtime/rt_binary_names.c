@@ -2,6 +2,8 @@
  * here, so that the report path is the same, and testable, in every build. */
 #include "rt_binary.h"
 
+#include "rt_arena.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,5 +54,74 @@ int rt_binary_site(const gsan_record *rec, rt_site *s) {
   s->root_space = GSAN_SPACE_GLOBAL;
   s->binary = 1;
   s->sass_offset = rec->site;
+  switch (gsan_binary_space(rec->module_id)) {
+  case GSAN_BINARY_SHARED: /* base and size: the block's shared memory in the window */
+    s->space = s->root_space = GSAN_SPACE_SHARED;
+    s->root = GSAN_ROOT_VARIABLE;
+    s->root_name = "static and dynamic shared memory of the block";
+    break;
+  case GSAN_BINARY_LOCAL: /* base 0, size the stack's top */
+    s->space = s->root_space = GSAN_SPACE_LOCAL;
+    s->root = GSAN_ROOT_VARIABLE;
+    s->root_name = "stack of the thread";
+    break;
+  case GSAN_BINARY_HEAP_FREED: s->heap_freed = 1; break;
+  default: break;
+  }
   return 1;
+}
+
+static const gsan_bheap_block *heap_blocks[RT_BINARY_DEVICES];
+
+void rt_binary_set_heap(int device, const gsan_bheap_block *blocks) {
+  if (device >= 0 && device < RT_BINARY_DEVICES) __atomic_store_n(&heap_blocks[device], blocks, __ATOMIC_RELEASE);
+}
+
+/* the block that starts at ptr on any device, as the device's probes find it */
+static const gsan_bheap_block *block_at(uint64_t ptr) {
+  for (int d = 0; d < RT_BINARY_DEVICES; d++) {
+    const gsan_bheap_block *b = __atomic_load_n(&heap_blocks[d], __ATOMIC_ACQUIRE);
+    for (uint32_t n = 0, i = gsan_bheap_block_slot(ptr); b && n < GSAN_BHEAP_BLOCKS; n++, i = (i + 1) & (GSAN_BHEAP_BLOCKS - 1)) {
+      uint64_t k = __atomic_load_n(&b[i].ptr, __ATOMIC_ACQUIRE);
+      if (k == ptr) return &b[i];
+      if (!k) break;
+    }
+  }
+  return NULL;
+}
+
+static void origin_of(const gsan_bheap_block *b, rt_dev_origin *o) {
+  o->site = NULL;
+  memcpy(o->tid, b->tid, sizeof o->tid);
+  memcpy(o->ctaid, b->ctaid, sizeof o->ctaid);
+}
+
+int rt_binary_explain(const rt_site *s, const gsan_record *rec, rt_region *reg, rt_dev_origin *origin, int *state) {
+  unsigned space = gsan_binary_space(rec->module_id);
+  int is_free = s->kind == GSAN_ACCESS_FREE;
+  if (!gsan_binary_is(rec->module_id) || (!is_free && space != GSAN_BINARY_HEAP && space != GSAN_BINARY_HEAP_FREED))
+    return 0;
+  *state = RT_SLOT_DEVHEAP;
+  const gsan_bheap_block *b = block_at(is_free ? rec->addr : rec->base);
+  reg->base = is_free ? rec->addr : rec->base;
+  reg->size = is_free ? 0 : rec->size;
+  if (b) {
+    reg->size = b->size;
+    origin_of(b, origin);
+    reg->dev_allocated = origin;
+  }
+  return 1;
+}
+
+void rt_binary_heap_leaks(void (*fn)(void *arg, const rt_leak *l), void *arg) {
+  rt_dev_origin o;
+  for (int d = 0; d < RT_BINARY_DEVICES; d++) {
+    const gsan_bheap_block *b = __atomic_load_n(&heap_blocks[d], __ATOMIC_ACQUIRE);
+    for (uint32_t k = 0; b && k < GSAN_BHEAP_BLOCKS; k++) {
+      if (!b[k].ptr || __atomic_load_n(&b[k].state, __ATOMIC_ACQUIRE) != GSAN_HEAP_LIVE) continue;
+      origin_of(&b[k], &o);
+      rt_leak l = {b[k].ptr, b[k].size, NULL, &o};
+      fn(arg, &l);
+    }
+  }
 }

@@ -40,6 +40,8 @@ static void sink(void *arg, const gsan_record *rec) {
   if (s.root != GSAN_ROOT_ARENA) { /* a variable, or a dead frame (use-after-scope) */
     reg.name = s.root_name;
     reg.space = s.root_space;
+  } else if (s.binary && rt_binary_explain(&s, rec, &reg, &origin, &state)) {
+    /* binary mode: a device-heap block, or a failed in-kernel free */
   } else if (rt_heap_explain(&s, rec, &reg, &origin, &osite, &state)) {
     /* a device-heap block, or a failed in-kernel free */
   } else if (rt_gsan_find(rec->base, &info) == RT_OK) {

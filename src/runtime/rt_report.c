@@ -140,7 +140,8 @@ rt_report_kind rt_classify_device(const rt_site *site, const gsan_record *rec, i
   if (site && site->kind == GSAN_ACCESS_FREE) /* base 0, the outcome as the size (abi.h) */
     return rec->size == GSAN_HEAP_DOUBLE_FREE ? RT_KIND_DEVICE_HEAP_DOUBLE_FREE : RT_KIND_DEVICE_HEAP_INVALID_FREE;
   if (slot_state == RT_SLOT_DEVHEAP)
-    return rec->size == 0 ? RT_KIND_DEVICE_HEAP_USE_AFTER_FREE : RT_KIND_DEVICE_HEAP_BUFFER_OVERFLOW;
+    return rec->size == 0 || (site && site->heap_freed) ? RT_KIND_DEVICE_HEAP_USE_AFTER_FREE
+                                                        : RT_KIND_DEVICE_HEAP_BUFFER_OVERFLOW;
   if (rec->size == 0) return slot_state == RT_SLOT_FREED ? RT_KIND_USE_AFTER_FREE : RT_KIND_WILD_POINTER;
   return RT_KIND_GLOBAL_BUFFER_OVERFLOW;
 }

@@ -17,6 +17,7 @@ typedef struct rt_site {
   int kind, space, root, root_space; /* enum gsan_access_kind, gsan_space, gsan_root, gsan_space */
   int binary;             /* binary mode (rt_binary.h): no site table; func is the kernel */
   unsigned sass_offset;   /* and the access's byte offset from the kernel's first instruction */
+  int heap_freed;         /* binary mode: the access reached a device-heap block already freed */
 } rt_site;
 
 typedef struct rt_site_table rt_site_table;

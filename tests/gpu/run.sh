@@ -3,9 +3,12 @@
 #  - gsan: every program in tests/bugs through lit, built by gsan nvcc and run
 #    under gsan run; it passes when its output matches its CHECK lines (kind,
 #    access, source line) and its exit status is right;
-#  - compute-sanitizer: the same program built by plain nvcc -lineinfo and run
-#    under `compute-sanitizer --tool memcheck --leak-check full`; a bug counts as
-#    found when it reports any error (it is not held to the kind or the line).
+#  - gsan --binary: the same program built by plain nvcc as SASS only (nothing
+#    for gsan to instrument) and run under gsan run --binary; a bug counts as
+#    found when a report of the kind its CHECK lines name is printed;
+#  - compute-sanitizer: that SASS-only build run under `compute-sanitizer
+#    --tool memcheck --leak-check full`; a bug counts as found when it reports
+#    any error (it is not held to the kind or the line).
 # Writes the matrix to docs/results/detection.md (RESULTS= to change; GSAN_REV= names
 # the commit where the checkout has no .git) and logs
 # under ${OUT:-build/gpu}. Usage: sh tests/gpu/run.sh
@@ -26,9 +29,13 @@ python3 -c "from lit.main import main; main()" -v -j "$JOBS" --param build="$TOP
   >"$LOGDIR/lit.log" 2>&1
 sed -n 's/^\([A-Z]*\): gsan-bugs :: \([^ ]*\)\.\(cu\|py\) .*/\2 \1/p' "$LOGDIR/lit.log" | sort >"$LOGDIR/gsan.txt"
 
-# compute-sanitizer, on natively built programs
+# compute-sanitizer and gsan's binary mode, on natively built programs: SASS
+# only, for this GPU (no PTX: nothing gsan could instrument, as closed
+# libraries ship)
+SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+SM=${SM:-90}
 ls tests/bugs/*.cu | xargs -P "$JOBS" -I{} sh -c \
-  'n=$(basename {} .cu); nvcc -g -lineinfo -arch=native -o '"$W"'/$n {} -lcuda $(sed -n "s|^// JIT-LINK:||p" {}) >'"$W"'/$n.build 2>&1 || echo "$n: native build failed"'
+  'n=$(basename {} .cu); nvcc -g -lineinfo -gencode arch=compute_'"$SM"',code=sm_'"$SM"' -o '"$W"'/$n {} -lcuda $(sed -n "s|^// JIT-LINK:||p" {}) >'"$W"'/$n.build 2>&1 || echo "$n: native build failed"'
 : >"$LOGDIR/compute-sanitizer.log"
 : >"$LOGDIR/cs.txt"
 : >"$LOGDIR/skipped.txt"
@@ -63,8 +70,23 @@ for src in tests/bugs/*.cu tests/bugs/*.py; do
   { echo "== $n"; cat "$out" 2>/dev/null; } >>"$LOGDIR/compute-sanitizer.log"
 done
 
+# gsan run --binary on the same SASS-only programs: the exit status and the
+# kinds of report (a status of 128 or more is a crash, 124 a timeout)
+: >"$LOGDIR/binary.txt"
+: >"$LOGDIR/binary.log"
+for src in tests/bugs/*.cu; do
+  n=$(basename "$src" .cu)
+  grep -q "^$n " "$LOGDIR/skipped.txt" && continue
+  [ -x "$W/$n" ] || { echo "$n norun -" >>"$LOGDIR/binary.txt"; continue; }
+  timeout 300 build/bin/gsan run --binary -- "$W/$n" >"$W/$n.bin" 2>&1
+  rc=$?
+  kinds=$(sed -n 's/.*ERROR: GPUSanitizer: \([a-z-]*\).*/\1/p' "$W/$n.bin" | sort -u | paste -sd, -)
+  echo "$n $rc ${kinds:--}" >>"$LOGDIR/binary.txt"
+  { echo "== $n (exit $rc)"; cat "$W/$n.bin"; } >>"$LOGDIR/binary.log"
+done
+
 # the matrix
-python3 - "$LOGDIR/gsan.txt" "$LOGDIR/cs.txt" "$RESULTS" "$LOGDIR/skipped.txt" <<'PY'
+SM=$SM python3 - "$LOGDIR/gsan.txt" "$LOGDIR/cs.txt" "$RESULTS" "$LOGDIR/skipped.txt" "$LOGDIR/binary.txt" <<'PY'
 import datetime, os, re, subprocess, sys
 gsan = dict(l.split() for l in open(sys.argv[1]) if l.strip())
 cs = dict(l.split() for l in open(sys.argv[2]) if l.strip())
@@ -80,6 +102,43 @@ def what(name):
         path = 'tests/bugs/%s.py' % name
     first = open(path).readline().lstrip('/# ').strip()
     return first.replace('|', '\\|')
+binary = {l.split()[0]: l.split()[1:] for l in open(sys.argv[5]) if l.strip()}
+def expected_kind(name):
+    """the kind of the program's first expected report, as its CHECK lines give it"""
+    for line in open('tests/bugs/%s.cu' % name):
+        m = re.match(r'\s*//\s*[A-Z-]*:\s*.*ERROR: GPUSanitizer: ([a-z-]+)', line)
+        if m:
+            return m.group(1)
+    return None
+b_found, b_other, b_fp, b_crash, b_bugs, b_clean, cs_not_b = 0, 0, 0, 0, 0, 0, []
+def binary_cell(name, bug, cs_found):
+    global b_found, b_other, b_fp, b_crash, b_bugs, b_clean
+    if name not in binary:
+        return 'not run (Python)' if os.path.exists('tests/bugs/%s.py' % name) else 'not run'
+    rc, kinds = binary[name][0], binary[name][1].split(',') if binary[name][1] != '-' else []
+    if rc == 'norun':
+        return 'did not build'
+    rc = int(rc)
+    if rc >= 124:
+        b_crash += 1
+        if bug and cs_found:
+            cs_not_b.append(name)
+        return '**crashed (exit %d)**' % rc if rc != 124 else '**timed out**'
+    if not bug:
+        b_clean += 1
+        b_fp += bool(kinds)
+        return 'clean' if not kinds else 'false positive (%s)' % ', '.join(kinds)
+    b_bugs += 1
+    want = expected_kind(name)
+    if want in kinds:
+        b_found += 1
+        return 'found'
+    if cs_found:
+        cs_not_b.append(name)
+    if kinds:
+        b_other += 1
+        return 'other: %s' % ', '.join(kinds)
+    return 'missed'
 rows, nb, nc, g_found, c_found, g_fp, c_fp = [], 0, 0, 0, 0, 0, 0
 for name in sorted(cs):
     bug = not name.startswith('clean_')
@@ -97,7 +156,8 @@ for name in sorted(cs):
         g_fp += g != 'PASS'
         ccell = 'clean' if e == '0' else ('false positive (%s errors)' % e if e != '?' else 'did not run')
         c_fp += e not in ('0',)
-    rows.append('| %s | %s | %s | %s | %s |' % (name, 'bug' if bug else 'correct', gcell, ccell, what(name)))
+    bcell = binary_cell(name, bug, bug and e not in ('?', '0'))
+    rows.append('| %s | %s | %s | %s | %s | %s |' % (name, 'bug' if bug else 'correct', gcell, bcell, ccell, what(name)))
 out = ['# Detection matrix: gsan and compute-sanitizer on tests/bugs', '',
        'Command: `sh tests/gpu/run.sh`  ',
        'gsan commit: %s  ' % (os.environ.get('GSAN_REV') or sh('git rev-parse --short HEAD 2>/dev/null') or 'unknown'),
@@ -107,17 +167,23 @@ out = ['# Detection matrix: gsan and compute-sanitizer on tests/bugs', '',
        'compute-sanitizer: %s' % sh('compute-sanitizer --version | tail -n 1'), '',
        'gsan: built by `gsan nvcc -g`, run by `gsan run`; a bug is found when the report matches the',
        "program's CHECK lines (kind, READ/WRITE and size, source line) and the exit status is right; a correct",
-       'program passes when nothing is reported. compute-sanitizer: built by `nvcc -g -lineinfo`, run under',
-       '`compute-sanitizer --tool memcheck --leak-check full`; a bug is found when it reports any error at all.',
-       'The .py programs are PyTorch with Triton kernels, run by python3 under each tool.', '',
-       '| program | | gsan | compute-sanitizer | what it does |', '|---|---|---|---|---|'] + rows + [
+       'program passes when nothing is reported. gsan --binary: the same program built by plain nvcc as SASS only',
+       '(`-gencode arch=compute_%s,code=sm_%s -g -lineinfo`: no PTX, nothing for gsan to instrument), run by' % (os.environ.get('SM', '?'), os.environ.get('SM', '?')),
+       '`gsan run --binary`; a bug is found when a report of the kind its CHECK lines name is printed ("other" when',
+       'only other kinds are); an exit status of 124 or more is a timeout or a crash. compute-sanitizer: the same',
+       'SASS-only build, run under `compute-sanitizer --tool memcheck --leak-check full`; a bug is found when it',
+       'reports any error at all. The .py programs are PyTorch with Triton kernels, run by python3 under gsan run',
+       'and compute-sanitizer.', '',
+       '| program | | gsan | gsan --binary | compute-sanitizer | what it does |', '|---|---|---|---|---|---|'] + rows + [
        '', 'compute-sanitizer: detected %d/%d bugs, %d false positives on %d correct programs' % (c_found, nb, c_fp, nc),
+       'compute-sanitizer found, gsan --binary did not: %s' % (', '.join(cs_not_b) or 'none'),
+       'gsan --binary (SASS only): detected %d/%d bugs with their kind (%d more reported as another kind), %d false positives on %d correct programs, %d crashes' % (b_found, b_bugs, b_other, b_fp, b_clean, b_crash),
        'gsan: detected %d/%d bugs, %d false positives on %d correct programs' % (g_found, nb, g_fp, nc)]
 if skipped:
-    out[-2:-2] = ['Not run (they need two GPUs, this machine has fewer): %s' % ', '.join(skipped), '']
+    out[-4:-4] = ['Not run (they need two GPUs, this machine has fewer): %s' % ', '.join(skipped), '']
 os.makedirs(os.path.dirname(sys.argv[3]) or '.', exist_ok=True)
 open(sys.argv[3], 'w').write('\n'.join(out) + '\n')
-print('\n'.join(out[-(len(rows) + 5):]))
+print('\n'.join(out[-(len(rows) + 7):]))
 PY
 cp "$RESULTS" "$LOGDIR/detection.md"
 grep -q '^gsan: detected \([0-9]*\)/\1 bugs, 0 false' "$RESULTS"

@@ -70,6 +70,9 @@ SanitizerResult sanitizerAlloc(CUcontext ctx, void **p, size_t n) {
   return SANITIZER_SUCCESS;
 }
 
+/* host memory the "device" reaches: the same here */
+SanitizerResult sanitizerAllocHost(CUcontext ctx, void **p, size_t n) { return sanitizerAlloc(ctx, p, n); }
+
 SanitizerResult sanitizerMemcpyHostToDeviceAsync(void *dst, void *src, size_t n, Sanitizer_StreamHandle s) {
   (void)s;
   memcpy(dst, src, n);
@@ -82,8 +85,9 @@ SanitizerResult sanitizerSetCallbackData(CUfunction f, const void *data) {
   uint64_t base, ring;
   memcpy(&base, d->ctx + GSAN_CTX_ARENA_BASE, 8);
   memcpy(&ring, d->ctx + GSAN_CTX_RING, 8);
-  printf("sanitizer: data for function %p: kernel %u, code at 0x%llx, arena at 0x%llx, ring %s\n", (void *)f,
-         d->kernel, (unsigned long long)d->func_pc, (unsigned long long)base, ring ? "set" : "NONE");
+  printf("sanitizer: data for function %p: kernel %u, code at 0x%llx, arena at 0x%llx, ring %s, heap %s\n", (void *)f,
+         d->kernel, (unsigned long long)d->func_pc, (unsigned long long)base, ring ? "set" : "NONE",
+         d->heap ? "set" : "NONE");
   return SANITIZER_SUCCESS;
 }
 

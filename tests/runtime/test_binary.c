@@ -2,16 +2,25 @@
  * writes for a SASS-only kernel (include/gsan/abi.h, "Binary mode") is
  * decoded without a site table and printed through the same report path as
  * instrumented code's. The lit test (binary.test) holds the output.
- * Usage: test_binary overflow | uaf | json | repeats | plain */
+ * Usage: test_binary overflow | uaf | json | repeats | plain | shared | local
+ *        | heap-overflow | heap-uaf | double-free | invalid-free */
 #include "../../src/runtime/rt_arena.h"
 #include "../../src/runtime/rt_binary.h"
 #include "../../src/runtime/rt_report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const rt_stack alloc_stack = {2, {"cudaMalloc", "main overflow.cu:20"}};
 static const rt_stack free_stack = {2, {"cudaFree", "main overflow.cu:24"}};
+
+static void print_leak(void *arg, const rt_leak *l) {
+  (void)arg;
+  printf("leak: %llu bytes at 0x%llx, allocated by device thread (%u,%u,%u) block (%u,%u,%u)\n",
+         (unsigned long long)l->size, (unsigned long long)l->addr, l->dev_allocated->tid[0], l->dev_allocated->tid[1],
+         l->dev_allocated->tid[2], l->dev_allocated->ctaid[0], l->dev_allocated->ctaid[1], l->dev_allocated->ctaid[2]);
+}
 
 int main(int argc, char **argv) {
   if (argc < 2) {
@@ -31,7 +40,7 @@ int main(int argc, char **argv) {
   int uaf = !strcmp(sc, "uaf");
   gsan_record rec;
   memset(&rec, 0, sizeof rec);
-  rec.module_id = gsan_binary_module(k, uaf ? GSAN_ACCESS_READ : GSAN_ACCESS_WRITE, 2);
+  rec.module_id = gsan_binary_module(k, uaf ? GSAN_ACCESS_READ : GSAN_ACCESS_WRITE, 2, GSAN_BINARY_GLOBAL);
   rec.site = 0x1f0;
   rec.base = 0x100000004000ull;
   rec.addr = rec.base + (uaf ? 8 : 116);
@@ -44,17 +53,53 @@ int main(int argc, char **argv) {
     printf("plain: %s\n", rt_binary_site(&rec, &s) ? "binary" : "not binary");
     return 0;
   }
+  /* shared: a window offset 4 bytes past the block's 1324 bytes (from 0x400);
+   * local: past the top of a 1024-byte stack */
+  if (!strcmp(sc, "shared")) {
+    rec.module_id = gsan_binary_module(k, GSAN_ACCESS_WRITE, 2, GSAN_BINARY_SHARED);
+    rec.base = 0x400, rec.size = 1324, rec.addr = 0x400 + 1328;
+  } else if (!strcmp(sc, "local")) {
+    rec.module_id = gsan_binary_module(k, GSAN_ACCESS_WRITE, 2, GSAN_BINARY_LOCAL);
+    rec.base = 0, rec.size = 1024, rec.addr = 1024;
+  }
+  /* the device heap: a 40-byte block at 0x7f0000001000, allocated by thread
+   * (3,0,0) of block (2,0,0), as the patch's malloc callback records it */
+  static gsan_bheap_block blocks[GSAN_BHEAP_BLOCKS];
+  const uint64_t block = 0x7f0000001000ull;
+  gsan_bheap_block *b = &blocks[gsan_bheap_block_slot(block)];
+  b->ptr = block, b->size = 40, b->tid[0] = 3, b->ctaid[0] = 2;
+  b->state = !strcmp(sc, "heap-uaf") || !strcmp(sc, "double-free") ? GSAN_HEAP_FREED : GSAN_HEAP_LIVE;
+  rt_binary_set_heap(0, blocks);
+  if (!strcmp(sc, "heap-overflow") || !strcmp(sc, "heap-uaf")) {
+    int freed = !strcmp(sc, "heap-uaf");
+    rec.module_id = gsan_binary_module(k, GSAN_ACCESS_READ, 3, freed ? GSAN_BINARY_HEAP_FREED : GSAN_BINARY_HEAP);
+    rec.base = block, rec.size = 40, rec.addr = block + (freed ? 8 : 40);
+  } else if (!strcmp(sc, "double-free") || !strcmp(sc, "invalid-free")) {
+    rec.module_id = gsan_binary_module(k, GSAN_ACCESS_FREE, 3, GSAN_BINARY_GLOBAL);
+    rec.base = 0, rec.addr = block + (!strcmp(sc, "invalid-free") ? 16 : 0);
+    rec.size = !strcmp(sc, "invalid-free") ? GSAN_HEAP_INVALID_FREE : GSAN_HEAP_DOUBLE_FREE;
+  }
   if (!rt_binary_site(&rec, &s)) {
     printf("not decoded\n");
     return 1;
   }
+  /* as the drain's sink does (rt_drain.c) */
   rt_region reg = {rec.base, uaf ? 100 : rec.size, NULL, GSAN_SPACE_GLOBAL, &alloc_stack, uaf ? &free_stack : NULL, 0, NULL};
-  rt_report_kind kind = rt_classify_device(&s, &rec, uaf ? RT_SLOT_FREED : RT_SLOT_LIVE);
+  int state = uaf ? RT_SLOT_FREED : RT_SLOT_LIVE;
+  rt_dev_origin origin;
+  if (s.root != GSAN_ROOT_ARENA) {
+    reg.name = s.root_name, reg.space = s.root_space, reg.allocated = NULL;
+  } else if (rt_binary_explain(&s, &rec, &reg, &origin, &state)) {
+    reg.allocated = NULL;
+  }
+  rt_report_kind kind = rt_classify_device(&s, &rec, state);
   if (!strcmp(sc, "repeats")) {
     rt_err_repeats e = {rt_report_kind_name(kind), &s, 4000, 1};
     rt_report_repeats(&log, &e);
     return 0;
   }
+  /* the leaks the heap record gives at exit: the live block */
+  if (!strcmp(sc, "heap-overflow")) rt_binary_heap_leaks(print_leak, NULL);
   rt_err_device e = {kind, rec, s, reg};
   rt_report_device(&log, &e);
   return 0;
