@@ -10,12 +10,13 @@
 // RUN: nvcc -O2 -gencode arch=compute_%sm,code=sm_%sm -o %t %s
 // RUN: %python %tools/exit_status.py --output %t.out 1 timeout 120 %gsan run --binary -- %t
 // RUN: %FileCheck %s < %t.out
-// CHECK: in bounds: done
+// (the program's own lines come last: its stdout is flushed at exit)
 // CHECK: ERROR: GPUSanitizer: local-buffer-overflow on address 0x{{[0-9a-f]+}}
 // CHECK-NEXT: WRITE of size 4 at 0x{{[0-9a-f]+}} by thread (0,0,0) block (0,0,0)
 // CHECK-NEXT: #0 hist(int const*, int*, int) at SASS offset 0x{{[0-9a-f]+}} (code gsan did not compile, checked by gsan run --binary)
 // CHECK-NEXT: is located {{[0-9]+}} bytes after 16777216-byte local variable 'stack of the thread'
 // CHECK: SUMMARY: GPUSanitizer: local-buffer-overflow in hist(int const*, int*, int)
+// CHECK: in bounds: done
 #include "binary.h"
 
 __global__ void hist(const int *in, int *out, int extra) {
