@@ -190,9 +190,8 @@ static SanitizerResult put(const rt_dev *d, CUcontext ctx, void *dst, void *src,
 
 /* Per device, the record of its heap (gsan_bheap, abi.h), made at the first
  * launch of a patched kernel there (and again after a reset): the shadow in
- * device memory, zeroed by a copy on the launch's stream, the blocks in host
- * memory the device reaches, which the leak check reads at exit. Under
- * patch_lock. */
+ * device memory, zeroed by a copy (put), the blocks in host memory the
+ * device reaches, which reports and the leak check read. Under patch_lock. */
 static struct {
   unsigned long long ctx_id; /* + 1 */
   void *dev;
@@ -201,9 +200,12 @@ static struct {
 
 static void *heap_for(const Sanitizer_LaunchData *l, rt_dev *d, Sanitizer_StreamHandle stream) {
   if (heaps[l->device].ctx_id == d->ctx_id + 1) return heaps[l->device].dev;
-  static gsan_bheap *zero; /* a zeroed image to copy from, kept */
+  /* the image copied from, kept per device: a copy on the launch's stream
+   * may still read it after this returns */
+  static gsan_bheap *image[RT_MAX_DEVICES];
+  gsan_bheap *zero = image[l->device];
   void *dev = NULL, *blocks = NULL;
-  if (!zero && !(zero = calloc(1, sizeof *zero))) return NULL;
+  if (!zero && !(zero = image[l->device] = calloc(1, sizeof *zero))) return NULL;
   zero->lo = ~0ull;
   SanitizerResult r = san.Alloc(l->context, &dev, sizeof(gsan_bheap));
   if (r == SANITIZER_SUCCESS) r = san.AllocHost(l->context, &blocks, sizeof(gsan_bheap_block) * GSAN_BHEAP_BLOCKS);
@@ -232,12 +234,12 @@ static void *heap_for(const Sanitizer_LaunchData *l, rt_dev *d, Sanitizer_Stream
 #define LOCAL_WINDOW (1ull << 24)
 
 /* A patched kernel's callback data: its device's __gsan_ctx, where its code
- * starts, its name's index, its static shared memory, the stack's top and
- * the device's heap record. Until the device has an arena (the program has
+ * starts, its name's index, its static shared memory, the local window's
+ * top and the device's heap record. Until the device has an arena (the program has
  * allocated nothing there) there is nothing to check and the callbacks get
- * NULL. The data is copied on the stream the launch is ordered on: a graph's
- * kernel nodes run on streams of the graph's own, after the stream the
- * graph was launched on (hApiStream). */
+ * NULL. The data is made once per kernel and context and copied by put
+ * (waited for, so it is in place whichever stream runs the kernel); a
+ * graph's kernel node also gets it for each launch. */
 static void launch_begin(const Sanitizer_LaunchData *l) {
   if ((unsigned)l->device >= RT_MAX_DEVICES) return;
   rt_dev *d = rt_device_at(l->device);
