@@ -195,7 +195,6 @@ static SanitizerResult put(const rt_dev *d, CUcontext ctx, void *dst, void *src,
 static struct {
   unsigned long long ctx_id; /* + 1 */
   void *dev;
-  gsan_bheap_block *blocks;
 } heaps[RT_MAX_DEVICES];
 
 static void *heap_for(const Sanitizer_LaunchData *l, rt_dev *d, Sanitizer_StreamHandle stream) {
@@ -221,8 +220,7 @@ static void *heap_for(const Sanitizer_LaunchData *l, rt_dev *d, Sanitizer_Stream
   }
   heaps[l->device].ctx_id = d->ctx_id + 1;
   heaps[l->device].dev = dev;
-  heaps[l->device].blocks = dev ? blocks : NULL;
-  rt_binary_set_heap(l->device, heaps[l->device].blocks);
+  rt_binary_set_heap(l->device, dev ? blocks : NULL); /* the host's view, for reports and leaks */
   return dev;
 }
 
