@@ -28,9 +28,14 @@ static void sink(void *arg, const gsan_record *rec) {
   const rt_site_table *t = rt_tables_get(rec->module_id);
   rt_site s;
   memset(&s, 0, sizeof s);
+  int unknown = 0;
   if ((!t || rt_sites_get(t, rec->site, &s) < 0) && !rt_binary_site(rec, &s)) {
+    /* a module whose tables were never read, or a site past its table's
+     * end: the report says what the record holds, and that the rest is
+     * unknown (rt_report_device), rather than a kernel named "?" */
     s.func = "?";
     s.kind = 0;
+    unknown = 1;
   }
   rt_region reg = {rec->base, rec->size, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
   rt_alloc_info info;
@@ -61,7 +66,7 @@ static void sink(void *arg, const gsan_record *rec) {
       rt_report_admit(sc)) {
     if (s.root == GSAN_ROOT_ARENA && state != RT_SLOT_NEVER && state != RT_SLOT_DEVHEAP)
       rt_report_stacks(sc, state == RT_SLOT_FREED);
-    rt_err_device e = {kind, *rec, s, sc->region};
+    rt_err_device e = {kind, *rec, s, sc->region, unknown};
     rt_report_device(&rt_gsan.log, &e);
     rt_seen_printed(&rt_gsan.seen, rec->module_id, rec->site);
   }

@@ -77,6 +77,36 @@ int rt_fatbin_entries(const void *fatbin, size_t len, rt_fatbin_entry *out, int 
   return n;
 }
 
+rt_fatbin_entry *rt_fatbin_list(const void *fatbin, size_t len, int *n, const char **why) {
+  int count = rt_fatbin_entries(fatbin, len, NULL, 0, why);
+  if (count < 0) return NULL;
+  rt_fatbin_entry *e = malloc((size_t)(count ? count : 1) * sizeof *e);
+  if (!e) { *why = "out of memory"; return NULL; }
+  *n = rt_fatbin_entries(fatbin, len, e, count, why);
+  return e;
+}
+
+int rt_site_list_add(rt_site_list *l, rt_site_table *t) {
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 16;
+    rt_site_table **grown = realloc(l->t, (size_t)cap * sizeof *grown);
+    if (!grown) {
+      rt_sites_free(t);
+      return -1;
+    }
+    l->t = grown;
+    l->cap = cap;
+  }
+  l->t[l->n++] = t;
+  return 0;
+}
+
+void rt_site_list_free(rt_site_list *l) {
+  for (int i = 0; i < l->n; i++) rt_sites_free(l->t[i]);
+  free(l->t);
+  memset(l, 0, sizeof *l);
+}
+
 unsigned char *rt_fatbin_payload(const rt_fatbin_entry *e, size_t *len, const char **why) {
   unsigned char *out;
   if (!e->compressed) {
@@ -114,7 +144,7 @@ unsigned char *rt_fatbin_payload(const rt_fatbin_entry *e, size_t *len, const ch
   return out;
 }
 
-int rt_elf_site_tables(const void *elf, size_t len, rt_site_table **out, int max, const char **why) {
+int rt_elf_site_tables(const void *elf, size_t len, rt_site_list *out, const char **why) {
   *why = NULL;
   if (elf_version(EV_CURRENT) == EV_NONE) { *why = "libelf unusable"; return -1; }
   char *copy = malloc(len); /* elf_memory wants writable memory */
@@ -146,8 +176,8 @@ int rt_elf_site_tables(const void *elf, size_t len, rt_site_table **out, int max
       const char *bad;
       rt_site_table *t = rt_sites_parse((const char *)d->d_buf + sym.st_value, sym.st_size, &bad);
       if (!t) { *why = bad; continue; }
-      if (n < max) out[n++] = t;
-      else rt_sites_free(t);
+      if (rt_site_list_add(out, t) == 0) n++;
+      else *why = "out of memory";
     }
   }
 done:
@@ -197,7 +227,7 @@ static unsigned char *table_bytes(const char **p, const char *end, size_t *n) {
   return NULL;
 }
 
-int rt_ptx_site_tables(const char *ptx, size_t len, rt_site_table **out, int max, const char **why) {
+int rt_ptx_site_tables(const char *ptx, size_t len, rt_site_list *out, const char **why) {
   static const char decl[] = ".b8 " GSAN_SITES_PREFIX;
   const char *end = ptx + len;
   int n = 0;
@@ -216,8 +246,8 @@ int rt_ptx_site_tables(const char *ptx, size_t len, rt_site_table **out, int max
     rt_site_table *t = rt_sites_parse(blob, size, &bad);
     free(blob);
     if (!t) *why = bad;
-    else if (n < max) out[n++] = t;
-    else rt_sites_free(t);
+    else if (rt_site_list_add(out, t) == 0) n++;
+    else *why = "out of memory";
   }
   return n;
 }

@@ -32,18 +32,35 @@ int rt_image_kind(const void *image, const void **fatbin, size_t *len);
 /* The entries of a fatbin container; their count, or -1 with a reason. */
 int rt_fatbin_entries(const void *fatbin, size_t len, rt_fatbin_entry *out, int max, const char **why);
 
+/* All the entries of a fatbin container, however many (malloc'd, *n of
+ * them), or NULL with a reason. */
+rt_fatbin_entry *rt_fatbin_list(const void *fatbin, size_t len, int *n, const char **why);
+
 /* An entry's bytes, decompressed when needed (malloc'd; PTX is
  * NUL-terminated). NULL with a reason. */
 unsigned char *rt_fatbin_payload(const rt_fatbin_entry *e, size_t *len, const char **why);
 
+/* Site tables found in images, as many as there are: a cubin linked from
+ * many instrumented translation units (-rdc) carries one per unit. */
+typedef struct rt_site_list {
+  rt_site_table **t;
+  int n, cap;
+} rt_site_list;
+
+/* t appended to l, which owns it from then on; 0, or -1 out of memory
+ * (t freed) */
+int rt_site_list_add(rt_site_list *l, rt_site_table *t);
+/* the tables still in l and the list's own array */
+void rt_site_list_free(rt_site_list *l);
+
 /* The site tables a cubin carries: each __gsan_sites_<id> symbol's bytes,
- * read from the image itself (so it works after the context died).
- * Returns how many were stored in out, or -1 with a reason. */
-int rt_elf_site_tables(const void *elf, size_t len, rt_site_table **out, int max, const char **why);
+ * read from the image itself (so it works after the context died), appended
+ * to out. Returns how many were added, or -1 with a reason. */
+int rt_elf_site_tables(const void *elf, size_t len, rt_site_list *out, const char **why);
 
 /* The site tables in PTX text that gsan instrumented: each
  * ".b8 __gsan_sites_<id>[N] = {...}" initialiser, its bytes checked like a
- * cubin's. Returns how many were stored in out, or -1 with a reason. */
-int rt_ptx_site_tables(const char *ptx, size_t len, rt_site_table **out, int max, const char **why);
+ * cubin's, appended to out. Returns how many were added, or -1 with a reason. */
+int rt_ptx_site_tables(const char *ptx, size_t len, rt_site_list *out, const char **why);
 
 #endif

@@ -40,34 +40,33 @@ static struct {
 } libs = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* the site tables of a loaded image: in the cubin for sm_<arch> of a fatbin,
- * a cubin, or PTX text (what rt_jit.c instrumented) */
+ * a cubin, or PTX text (what rt_jit.c instrumented); as many as it has (a
+ * cubin linked from many instrumented units carries one per unit) */
 static void keep_tables(int arch, const void *image) {
   const void *fat;
   size_t len;
   int kind = rt_image_kind(image, &fat, &len);
-  rt_site_table *found[16];
-  int n = 0;
+  rt_site_list found = {0};
   const char *why;
   if (kind == RT_IMAGE_FATBIN) {
-    rt_fatbin_entry e[64];
-    int ne = rt_fatbin_entries(fat, len, e, 64, &why);
-    for (int i = 0; i < ne && i < 64; i++) {
+    int ne = 0;
+    rt_fatbin_entry *e = rt_fatbin_list(fat, len, &ne, &why);
+    for (int i = 0; e && i < ne; i++) {
       if (e[i].kind != RT_ENTRY_ELF || (int)e[i].arch != arch) continue;
       size_t elen;
       unsigned char *elf = rt_fatbin_payload(&e[i], &elen, &why);
       if (!elf) continue;
-      int k = rt_elf_site_tables(elf, elen, found + n, 16 - n, &why);
-      if (k > 0) n += k;
+      rt_elf_site_tables(elf, elen, &found, &why);
       free(elf);
     }
+    free(e);
   } else if (kind == RT_IMAGE_ELF) {
-    int k = rt_elf_site_tables(fat, len, found, 16, &why);
-    if (k > 0) n = k;
+    rt_elf_site_tables(fat, len, &found, &why);
   } else if (kind == RT_IMAGE_PTX) {
-    int k = rt_ptx_site_tables(image, strlen(image), found, 16, &why);
-    if (k > 0) n = k;
+    rt_ptx_site_tables(image, strlen(image), &found, &why);
   }
-  rt_tables_add(found, n);
+  rt_tables_add(found.t, found.n);
+  free(found.t);
 }
 
 /* the current device's architecture, e.g. 90; 0 with no context */

@@ -94,21 +94,22 @@ static char *image_ptx(const void *image, size_t len, int arch, int *fatbin, con
     *why = "no device is current to choose its code for";
     return NULL;
   }
-  rt_fatbin_entry e[64];
-  int ne = rt_fatbin_entries(fat, len && len < flen ? len : flen, e, 64, why);
-  if (ne > 64) {
-    *why = "the fatbin has more than 64 entries";
-    return NULL;
-  }
+  int ne = 0;
+  rt_fatbin_entry *e = rt_fatbin_list(fat, len && len < flen ? len : flen, &ne, why);
+  if (!e) return NULL;
   const rt_fatbin_entry *best = NULL;
   for (int i = 0; i < ne; i++) {
     /* a cubin of the same major version, no newer than the device: the
      * driver runs it and compiles no PTX */
-    if (e[i].kind == RT_ENTRY_ELF && (int)e[i].arch / 10 == arch / 10 && (int)e[i].arch <= arch) return NULL;
+    if (e[i].kind == RT_ENTRY_ELF && (int)e[i].arch / 10 == arch / 10 && (int)e[i].arch <= arch) {
+      free(e);
+      return NULL;
+    }
     if (e[i].kind == RT_ENTRY_PTX && (int)e[i].arch <= arch && (!best || e[i].arch > best->arch)) best = &e[i];
   }
   size_t plen;
   char *p = best ? (char *)rt_fatbin_payload(best, &plen, why) : NULL;
+  free(e);
   *fatbin = p != NULL;
   return p;
 }

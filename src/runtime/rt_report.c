@@ -220,7 +220,49 @@ static void text_header(rt_log *log, rt_report_kind kind, uint64_t addr) {
        (unsigned long long)addr);
 }
 
+/* A record whose site no table describes (rt_drain.c): its address, thread,
+ * block and the bounds its check used are all that is known; the report
+ * says so, and names the module and site, instead of a kernel "?" and an
+ * access of size 0. */
+static void report_unknown_site(rt_log *log, const rt_err_device *e) {
+  const gsan_record *r = &e->rec;
+  const char *kind = rt_report_kind_name(e->kind);
+  if (log->json) {
+    emit(log, "{\"pid\":%ld,\"kind\":", log->pid);
+    json_str(log, kind);
+    emit(log, ",\"address\":\"0x%llx\",\"access\":null,\"size\":null,\"thread\":[%u,%u,%u],\"block\":[%u,%u,%u]",
+         (unsigned long long)r->addr, r->tid[0], r->tid[1], r->tid[2], r->ctaid[0], r->ctaid[1], r->ctaid[2]);
+    emit(log, ",\"function\":null,\"module\":\"0x%llx\",\"site\":%u,\"site_known\":false",
+         (unsigned long long)r->module_id, r->site);
+    json_region(log, &e->region);
+    emit(log, "}\n");
+    fflush(log->out);
+    return;
+  }
+  text_header(log, e->kind, r->addr);
+  emit(log, "access at 0x%llx by thread (%u,%u,%u) block (%u,%u,%u)\n", (unsigned long long)r->addr, r->tid[0],
+       r->tid[1], r->tid[2], r->ctaid[0], r->ctaid[1], r->ctaid[2]);
+  emit(log, "    #0 site %u of module 0x%llx, which no site table loaded in this process describes: its kernel, "
+            "READ/WRITE, size and line are unknown\n",
+       r->site, (unsigned long long)r->module_id);
+  if (e->kind == RT_KIND_WILD_POINTER) {
+    emit(log, "0x%llx is in the arena but in no allocation\n", (unsigned long long)r->addr);
+  } else {
+    text_where(log, r->addr, &e->region);
+    text_stack(log, "freed", e->region.freed, e->region.thread);
+    text_stack(log, e->kind == RT_KIND_USE_AFTER_FREE ? "previously allocated" : "allocated", e->region.allocated,
+               e->region.thread);
+  }
+  emit(log, "SUMMARY: GPUSanitizer: %s in an unknown kernel (site %u of module 0x%llx)\n", kind, r->site,
+       (unsigned long long)r->module_id);
+  fflush(log->out);
+}
+
 void rt_report_device(rt_log *log, const rt_err_device *e) {
+  if (e->unknown_site) {
+    report_unknown_site(log, e);
+    return;
+  }
   const gsan_record *r = &e->rec;
   const rt_site *s = &e->site;
   char fbuf[1024];

@@ -110,6 +110,7 @@ typedef struct rt_err_device {
   gsan_record rec;
   rt_site site;
   rt_region region;
+  int unknown_site;          /* no site table has rec's module and site: only the record is known */
 } rt_err_device;
 
 /* A double free or a free of something that is no allocation's base. */

@@ -1,6 +1,8 @@
-/* The site-table registry (rt_tables.h): a list that only grows, up to
- * RT_MAX_TABLES modules. Lock rule: rt_gsan.lock guards the list; adding
- * takes it, looking up runs under it (the sink, the heap's reports). The
+/* The site-table registry (rt_tables.h): a list that only grows, with no
+ * limit (a long torch.compile session loads a module per Triton kernel: a
+ * table left out would make its reports anonymous). Lock rule: rt_gsan.lock
+ * guards the list; adding takes it, looking up runs under it (the sink, the
+ * heap's reports). The
  * listeners hear of new tables (rt_events.h: tables) before they are kept,
  * outside the lock. */
 #include "rt_tables.h"
@@ -8,11 +10,11 @@
 #include "rt_events.h"
 #include "rt_gsan.h"
 
-#define RT_MAX_TABLES 1024
+#include <stdlib.h>
 
 static struct {
-  rt_site_table *t[RT_MAX_TABLES];
-  int n;
+  rt_site_table **t;
+  int n, cap;
 } tables;
 
 const rt_site_table *rt_tables_get(uint64_t module) {
@@ -25,10 +27,21 @@ void rt_tables_add(rt_site_table **found, int n) {
   rt_events_tables(found, n);
   pthread_mutex_lock(&rt_gsan.lock);
   for (int i = 0; i < n; i++) {
-    if (tables.n < RT_MAX_TABLES && !rt_tables_get(rt_sites_module(found[i])))
-      tables.t[tables.n++] = found[i];
-    else
+    if (rt_tables_get(rt_sites_module(found[i]))) {
       rt_sites_free(found[i]);
+      continue;
+    }
+    if (tables.n == tables.cap) {
+      int cap = tables.cap ? 2 * tables.cap : 64;
+      rt_site_table **grown = realloc(tables.t, (size_t)cap * sizeof *grown);
+      if (!grown) { /* out of memory: this module's reports will say their site is unknown */
+        rt_sites_free(found[i]);
+        continue;
+      }
+      tables.t = grown;
+      tables.cap = cap;
+    }
+    tables.t[tables.n++] = found[i];
   }
   pthread_mutex_unlock(&rt_gsan.lock);
 }

@@ -10,10 +10,11 @@
 // RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: READ of size 4 at {{.*}} by thread ({{[0-9]+}},{{[0-9]+}},0) block ({{[0-9]+}},{{[0-9]+}},0)
-// CHECK: #0 stencil(float*, float const*, int, int) at {{.*}}clamped_stencil_overflow.cu:28
+// CHECK: #0 stencil(float*, float const*, int, int) at {{.*}}clamped_stencil_overflow.cu:29
 // CHECK: is located 0 bytes after 409600-byte region
 // CHECK: allocated by host thread T0 here:
-// CHECK: main {{.*}}clamped_stencil_overflow.cu:36
+// CHECK: main {{.*}}clamped_stencil_overflow.cu:37
+// CHECK: SUMMARY: GPUSanitizer: global-buffer-overflow {{.*}}clamped_stencil_overflow.cu:29 in stencil(float*, float const*, int, int)
 #include <cstdio>
 constexpr int R = 2;
 __global__ void stencil(float *out, const float *in, int w, int h) {

@@ -10,10 +10,11 @@
 // RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: READ of size 4 at {{.*}} by thread (0,0,0) block (0,0,0)
-// CHECK: #0 staircase(int const*, int*, int) at {{.*}}guarded_loop_overflow.cu:22
+// CHECK: #0 staircase(int const*, int*, int) at {{.*}}guarded_loop_overflow.cu:23
 // CHECK: is located 0 bytes after 4000-byte region
 // CHECK: allocated by host thread T0 here:
-// CHECK: main {{.*}}guarded_loop_overflow.cu:29
+// CHECK: main {{.*}}guarded_loop_overflow.cu:30
+// CHECK: SUMMARY: GPUSanitizer: global-buffer-overflow {{.*}}guarded_loop_overflow.cu:23 in staircase(int const*, int*, int)
 #include <cstdio>
 __global__ void staircase(const int *a, int *out, int n) {
   int t = threadIdx.x, s = 0;

@@ -16,20 +16,32 @@
 // GLOBAL: first launch: no error
 // GLOBAL: launch of {{.*}}copy_n{{.*}}: launch-bounds copy
 // GLOBAL: ERROR: GPUSanitizer: global-buffer-overflow on address
-// GLOBAL: WRITE of size 4 at {{.*}} by thread
-// GLOBAL: #0 copy_n(float*, float const*, int) at {{.*}}launch_proof_overflow.cu:40
+// GLOBAL: WRITE of size 4 at {{.*}} by thread (232,0,0) block (3,0,0)
+// GLOBAL: #0 copy_n(float*, float const*, int) at {{.*}}launch_proof_overflow.cu:52
 // GLOBAL: is located 0 bytes after 4000-byte region
+// GLOBAL-NEXT: allocated by host thread T0 here:
+// GLOBAL: main {{.*}}launch_proof_overflow.cu:68
+// GLOBAL: SUMMARY: GPUSanitizer: global-buffer-overflow {{.*}}launch_proof_overflow.cu:52 in copy_n(float*, float const*, int)
 // SHARED: launch of {{.*}}reverse{{.*}}: proven copy
 // SHARED: first launch: no error
 // SHARED: launch of {{.*}}reverse{{.*}}: launch-bounds copy
 // SHARED: ERROR: GPUSanitizer: shared-buffer-overflow on address
-// SHARED: WRITE of size 4
-// SHARED: #0 reverse(float*) at {{.*}}launch_proof_overflow.cu:46
+// SHARED: WRITE of size 4 at {{.*}} by thread (128,0,0) block (0,0,0)
+// SHARED: #0 reverse(float*) at {{.*}}launch_proof_overflow.cu:58
+// SHARED: is located 0 bytes after 512-byte shared variable 'reverse(float*)::t'
+// SHARED: SUMMARY: GPUSanitizer: shared-buffer-overflow {{.*}}launch_proof_overflow.cu:58 in reverse(float*)
 // FREED: launch of {{.*}}copy_n{{.*}}: proven copy
 // FREED: first launch: no error
 // FREED: launch of {{.*}}copy_n{{.*}}: launch-bounds copy
 // FREED: ERROR: GPUSanitizer: use-after-free on address
-// FREED: #0 copy_n(float*, float const*, int) at {{.*}}launch_proof_overflow.cu:40
+// FREED-NEXT: WRITE of size 4 at {{.*}} by thread ({{[0-9]+}},0,0) block ({{[0-9]+}},0,0)
+// FREED: #0 copy_n(float*, float const*, int) at {{.*}}launch_proof_overflow.cu:52
+// FREED: is located {{[0-9]+}} bytes inside 4000-byte region
+// FREED-NEXT: freed by host thread T0 here:
+// FREED: main {{.*}}launch_proof_overflow.cu:78
+// FREED: previously allocated by host thread T0 here:
+// FREED: main {{.*}}launch_proof_overflow.cu:68
+// FREED: SUMMARY: GPUSanitizer: use-after-free {{.*}}launch_proof_overflow.cu:52 in copy_n(float*, float const*, int)
 #include <cstdio>
 #include <cstring>
 

@@ -10,10 +10,11 @@
 // RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: READ of size 4 at {{.*}} by thread ({{[0-9]+}},0,0) block (0,0,0)
-// CHECK: #0 tile_sum(int const*, int*, long) at {{.*}}stride_chain_overflow.cu:24
+// CHECK: #0 tile_sum(int const*, int*, long) at {{.*}}stride_chain_overflow.cu:25
 // CHECK: is located {{[0-9]+}} bytes after 126976-byte region
 // CHECK: allocated by host thread T0 here:
-// CHECK: main {{.*}}stride_chain_overflow.cu:33
+// CHECK: main {{.*}}stride_chain_overflow.cu:34
+// CHECK: SUMMARY: GPUSanitizer: global-buffer-overflow {{.*}}stride_chain_overflow.cu:25 in tile_sum(int const*, int*, long)
 #include <cstdio>
 constexpr int B = 32;
 __global__ void tile_sum(const int *m, int *out, long pitch) {

@@ -9,10 +9,11 @@
 // RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address
 // CHECK: READ of size 4 at {{.*}} by thread ({{[0-9]+}},0,0) block (0,0,0)
-// CHECK: #0 tile_sum(float const*, float*, int) at {{.*}}tile_loop_overflow.cu:22
+// CHECK: #0 tile_sum(float const*, float*, int) at {{.*}}tile_loop_overflow.cu:23
 // CHECK: is located {{[0-9]+}} bytes after 4000-byte region
 // CHECK: allocated by host thread T0 here:
-// CHECK: main {{.*}}tile_loop_overflow.cu:32
+// CHECK: main {{.*}}tile_loop_overflow.cu:33
+// CHECK: SUMMARY: GPUSanitizer: global-buffer-overflow {{.*}}tile_loop_overflow.cu:23 in tile_sum(float const*, float*, int)
 #include <cstdio>
 __global__ void tile_sum(const float *a, float *out, int tiles) {
   __shared__ float t[128];

@@ -5,9 +5,10 @@
 // RUN: not %gsan run -- %t > %t.out 2>&1
 // RUN: %FileCheck %s < %t.out
 // CHECK: ERROR: GPUSanitizer: use-after-scope on address
-// CHECK: READ of size 4
-// CHECK: #0 read_returned(int*, int) at {{.*}}use_after_scope_return.cu:23
+// CHECK: READ of size 4 at {{.*}} by thread ({{[0-9]+}},0,0) block (0,0,0)
+// CHECK: #0 read_returned(int*, int) at {{.*}}use_after_scope_return.cu:24
 // CHECK: is a local variable of a function that has returned
+// CHECK: SUMMARY: GPUSanitizer: use-after-scope {{.*}}use_after_scope_return.cu:24 in read_returned(int*, int)
 #include <cstdio>
 #pragma nv_diag_suppress 1056 // returning pointer to local variable: the bug under test
 

@@ -18,10 +18,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t fuzz_fatbin_chars; /* the string reads below leave a result, so they stay */
 
 static void read_tables(const void *elf, size_t len) {
-  rt_site_table *t[16];
+  rt_site_list l = {0};
   const char *why;
-  int n = rt_elf_site_tables(elf, len, t, 16, &why);
-  for (int i = 0; i < n; i++) {
+  int n = rt_elf_site_tables(elf, len, &l, &why);
+  if (n != (n < 0 ? -1 : l.n)) abort();
+  rt_site_table **t = l.t;
+  for (int i = 0; i < l.n; i++) {
     unsigned count = rt_sites_count(t[i]);
     for (unsigned k = 0; k < count && k < 4096; k++) {
       rt_site s;
@@ -32,8 +34,8 @@ static void read_tables(const void *elf, size_t len) {
     }
     rt_site tail;
     if (rt_sites_get(t[i], count, &tail) != -1) abort();
-    rt_sites_free(t[i]);
   }
+  rt_site_list_free(&l);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -54,16 +56,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (len > have) len = have;
   }
   if (kind == RT_IMAGE_FATBIN) {
-    rt_fatbin_entry e[64];
     const char *why;
-    int ne = rt_fatbin_entries(img, len, e, 64, &why);
-    for (int i = 0; i < ne && i < 64; i++) {
+    int ne = 0;
+    rt_fatbin_entry *e = rt_fatbin_list(img, len, &ne, &why);
+    for (int i = 0; e && i < ne; i++) {
       size_t plen;
       unsigned char *payload = rt_fatbin_payload(&e[i], &plen, &why);
       if (!payload) continue;
       if (e[i].kind == RT_ENTRY_ELF) read_tables(payload, plen);
       free(payload);
     }
+    free(e);
   } else if (kind == RT_IMAGE_ELF) {
     read_tables(img, len);
   }

@@ -23,14 +23,13 @@ static unsigned char *slurp(const char *path, size_t *n) {
 }
 
 static void show_tables(const char *what, const void *elf, size_t n) {
-  rt_site_table *t[4];
+  rt_site_list l = {0};
   const char *why;
-  int k = rt_elf_site_tables(elf, n, t, 4, &why);
+  int k = rt_elf_site_tables(elf, n, &l, &why);
   printf("%s: %d site table(s)%s%s\n", what, k, why ? ": " : "", why ? why : "");
-  for (int i = 0; i < k; i++) {
-    printf("  module %016llx, %u sites\n", (unsigned long long)rt_sites_module(t[i]), rt_sites_count(t[i]));
-    rt_sites_free(t[i]);
-  }
+  for (int i = 0; i < l.n; i++)
+    printf("  module %016llx, %u sites\n", (unsigned long long)rt_sites_module(l.t[i]), rt_sites_count(l.t[i]));
+  rt_site_list_free(&l);
 }
 
 int main(int argc, char **argv) {
@@ -86,7 +85,9 @@ int main(int argc, char **argv) {
     printf("not zstd: %s\n", rt_fatbin_payload(&bad, &len, &why) ? "ACCEPTED" : why);
     free(junk);
   }
-  printf("garbage elf: %d\n", rt_elf_site_tables(ptx, np, NULL, 0, &why));
+  rt_site_list none = {0};
+  printf("garbage elf: %d\n", rt_elf_site_tables(ptx, np, &none, &why));
+  rt_site_list_free(&none);
   free(fat);
   free(ptx);
   free(cubin);

@@ -7,8 +7,10 @@
  * CALL: module | module-ex | fatbinary | library | module-file | library-file | link | link-fatbin |
  *       link-file | report SITE
  * GOT: a file to write what the driver got into. report: after the load,
- * plays a kernel whose check at SITE failed (writes its record into gsan's
- * ring, as __gsan_report does) and waits, for gsan to print the report. */
+ * plays, for every module whose site table the image names (a cubin linked
+ * from many units has one per unit), a kernel whose check at SITE failed
+ * (writes its record into gsan's ring, as __gsan_report does) and waits,
+ * for gsan to print the reports. */
 #define DRV_VERSION 13000
 #include "driver.h"
 
@@ -126,9 +128,19 @@ int main(int argc, char **argv) {
     if (!f || fwrite(got, 1, glen, f) != glen || fclose(f)) perror(argv[3]);
   }
   if (!strcmp(call, "report")) {
-    const char *id = strstr((const char *)got, GSAN_SITES_PREFIX);
-    uint64_t module = id ? strtoull(id + strlen(GSAN_SITES_PREFIX), NULL, 16) : 0;
-    fail_check(ImageCtx(*count - 1), module, (uint32_t)(argc > 3 ? atoi(argv[3]) : 0), buf, 4000);
+    uint64_t seen[256];
+    int nseen = 0;
+    size_t plen = strlen(GSAN_SITES_PREFIX);
+    for (const unsigned char *p = got; (p = memmem(p, glen - (size_t)(p - got), GSAN_SITES_PREFIX, plen)) != NULL;) {
+      p += plen;
+      uint64_t module = strtoull((const char *)p, NULL, 16);
+      int again = 0;
+      for (int i = 0; i < nseen; i++) again |= seen[i] == module;
+      if (again || nseen == 256) continue;
+      seen[nseen++] = module;
+      fail_check(ImageCtx(*count - 1), module, (uint32_t)(argc > 3 ? atoi(argv[3]) : 0), buf, 4000);
+    }
+    printf("%d module(s) failed a check\n", nseen); /* stdout: flushed at exit, after the reports */
     CUresult (*Sync)(CUcontext) = get("cuCtxSynchronize");
     Sync(NULL);
     printf("no report\n");
