@@ -29,6 +29,8 @@ static void usage(FILE *f) {
         "                     then looks its pointer parameters' bounds up itself)\n"
         "  --no-launch-proofs write no proven copies of kernels (checks the runtime\n"
         "                     would decide at each launch stay in every thread)\n"
+        "  --frame-arrays     experiment: a local access is bounded by its own array in\n"
+        "                     the frame, not the whole frame (docs/ptx.md)\n"
         "  --module-id=HEX    module id for the site table (default: hash of IN)\n"
         "  --roundtrip        parse and print back without instrumenting\n"
         "  --analyze          print the analyses instead: blocks, successors, dominators,\n"
@@ -159,6 +161,7 @@ int cli_ptx(int argc, char **argv) {
     else if (!strcmp(a, "--no-elim")) o.no_elim = 1;
     else if (!strcmp(a, "--no-launch-bounds")) o.no_launch_bounds = 1;
     else if (!strcmp(a, "--no-launch-proofs")) o.no_launch_proofs = 1;
+    else if (!strcmp(a, "--frame-arrays")) o.frame_arrays = 1;
     else if (!strcmp(a, "--roundtrip")) roundtrip = 1;
     else if (!strcmp(a, "--analyze")) analyze = 1;
     else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = 1;

@@ -108,6 +108,11 @@ typedef struct ptx_symbol {
   uint64_t size;    /* bytes; 0 with dynamic = extern unsized array */
   int dynamic;      /* extern .shared array: ends at %dynamic_smem_size */
   int is_extern;    /* declared elsewhere: size unknown */
+  /* --frame-arrays (ptx_roots.c): one array of a function's local depot,
+   * bytes [frame_off, frame_off + size) of frame_of; name is
+   * "<depot>+<frame_off>", an address expression PTX's mov accepts */
+  const struct ptx_symbol *frame_of;
+  int64_t frame_off;
 } ptx_symbol;
 
 typedef struct ptx_module {

@@ -43,7 +43,7 @@ static void dump_function(FILE *f, ptx_module *m, ptx_func *fu) {
     else if (b->idom < 0) fprintf(f, ", idom -\n");
     else fprintf(f, ", idom %d\n", b->idom);
   }
-  ptx_rootwalk *rw = ptx_roots_new(&fn);
+  ptx_rootwalk *rw = ptx_roots_new(&fn, 0);
   for (int i = 0; i < fn.nst; i++) {
     ptx_access acc[2];
     const char *why;

@@ -20,6 +20,8 @@ typedef struct ptx_opts {
   int no_elim;          /* keep every check (for measurements) */
   int no_launch_bounds; /* write no launch-bounds copies of kernels (docs/abi.md) */
   int no_launch_proofs; /* write no proven copies of kernels (docs/abi.md "Launch proofs") */
+  int frame_arrays;     /* experiment: bound a local access by its array in the frame, not the whole
+                         * frame (docs/ptx.md, "Frame-local arrays"); off by default */
   uint64_t module_id;   /* 0 = hash of the input */
 } ptx_opts;
 
@@ -51,6 +53,7 @@ typedef struct ptx_stats {
   long launch_copies;   /* kernels with a launch-bounds copy (ptx_launch.c) */
   long proven_copies;   /* kernels with a proven copy (ptx_proof.c) */
   long proven_checks;   /* checks left out of the proven copies: facts the runtime tests at launch */
+  long frame_array_checks; /* --frame-arrays: local checks bounded by one array of the frame */
 } ptx_stats;
 
 /* Instruments every function of m in place (docs/ptx.md); 0, or -1 with

@@ -253,6 +253,7 @@ static void collect(ptx_fstate *fs) {
         }
       }
       fs->st->checked[sp]++;
+      if (c.root.kind == ROOT_SYMBOL && c.root.sym->frame_of) fs->st->frame_array_checks++;
       add_check(fs, &c);
     }
   }
@@ -291,7 +292,7 @@ static void rewrite_function(ptx_fstate *fs, ptx_func *f) {
     ptx_warn(fs->d, f->line, 1, "function '%s': %s; its accesses are looked up where they happen", f->name,
              fn->why ? fn->why : "control flow not analysable");
   }
-  fs->rw = ptx_roots_new(fn);
+  fs->rw = ptx_roots_new(fn, fs->o->frame_arrays);
   fs->nc = 0;
   fs->nroots = 0;
   fs->nrd = RD_FIRST_ROOT;

@@ -113,7 +113,9 @@ typedef struct ptx_root {
 } ptx_root;
 
 typedef struct ptx_rootwalk ptx_rootwalk;
-ptx_rootwalk *ptx_roots_new(ptx_fn *fn);
+/* frame_arrays: an address the function forms as its local depot plus a
+ * constant gets that array's own bounds (ptx_symbol.frame_of) */
+ptx_rootwalk *ptx_roots_new(ptx_fn *fn, int frame_arrays);
 void ptx_roots_free(ptx_rootwalk *w);
 /* The root of the value register reg holds when statement s executes. */
 ptx_root ptx_find_root(ptx_rootwalk *w, int s, int reg);

@@ -437,6 +437,9 @@ static int plan_check(ptx_proof *p, const ptx_check *c) {
     f.word = (uint16_t)w;
   } else if (c->root.kind == ROOT_SYMBOL) {
     const ptx_symbol *sym = c->root.sym;
+    /* an array of the frame (--frame-arrays): its address is the depot's plus
+     * a constant, which the facts' variable-relative offsets do not express */
+    if (sym->frame_of) return 0;
     if (sym->space != c->space || (sym->is_extern && !sym->dynamic) || (!sym->dynamic && !sym->size)) return 0;
     int k = sym_index(p, sym);
     if (k < 0) return 0;

@@ -18,8 +18,23 @@ typedef struct rset {
   int ptrlike[MAX_ROOTS];
 } rset;
 
+/* --frame-arrays: the arrays of the function's local depots. nvcc forms
+ * each local array's address once, as the depot plus a constant
+ * (add.u64 %rd2, %SPL, 64; generic: add.u64 %rd2, %SP, 64 after
+ * cvta.local %SP, %SPL), and indexes from there; an array then spans from
+ * its constant to the next such constant of the same depot, or the depot's
+ * end. Accesses written [%SPL+imm] form no array and keep the whole depot. */
+typedef struct frame_array {
+  const ptx_symbol *depot;
+  int64_t off;
+  ptx_symbol *sym; /* made on first use */
+} frame_array;
+
 struct ptx_rootwalk {
   ptx_fn *fn;
+  const ptx_symbol **depot_of; /* per register: the depot whose base it holds at every definition, or NULL */
+  frame_array *arr;
+  int narr;
   uint8_t *state;   /* per def: 0 new, 1 in progress, 2 done */
   rset *memo;
   uint8_t *ptrreg;  /* per register: used as an address or converted with cvta */
@@ -58,6 +73,195 @@ static ptx_symbol *symbol_of(ptx_fn *fn, const ptx_tok *t) {
 
 static void walk_reg(walker *w, int stmt, const ptx_tok *t, rset *out);
 
+/* the array of depot d that starts at off, its symbol made on first use;
+ * NULL when off is not one of the function's array starts */
+static ptx_symbol *frame_array_sym(walker *w, const ptx_symbol *d, int64_t off) {
+  int k = -1;
+  int64_t end = (int64_t)d->size;
+  for (int i = 0; i < w->narr; i++) {
+    if (w->arr[i].depot != d) continue;
+    if (w->arr[i].off == off) k = i;
+    else if (w->arr[i].off > off && w->arr[i].off < end) end = w->arr[i].off;
+  }
+  if (k < 0) return NULL;
+  if (!w->arr[k].sym) {
+    ptx_symbol *v = ptx_alloc(w->fn->m->arena, sizeof *v);
+    *v = *d;
+    v->name = ptx_printf(w->fn->m->arena, "%s+%lld", d->name, (long long)off);
+    v->size = (uint64_t)(end - off);
+    v->frame_of = d;
+    v->frame_off = off;
+    w->arr[k].sym = v;
+  }
+  return w->arr[k].sym;
+}
+
+/* the depot base register t holds, or NULL */
+static const ptx_symbol *depot_reg(walker *w, const ptx_tok *t) {
+  int r = w->depot_of ? ptx_tok_reg(w->fn, t) : -1;
+  return r >= 0 ? w->depot_of[r] : NULL;
+}
+
+/* add R, BASE, imm (either order) with BASE a depot's base: the depot and
+ * the constant */
+static const ptx_symbol *depot_plus_imm(walker *w, const ptx_stmt *s, int64_t *off) {
+  if (!ptx_op_is(s, "add") || s->nopnd != 3 || s->pred >= 0) return NULL;
+  for (int k = 1; k <= 2; k++) {
+    const ptx_range *a = &s->opnd[k], *b = &s->opnd[3 - k];
+    if (a->hi - a->lo != 1 || b->hi - b->lo != 1 || s->toks[b->lo].kind != TK_NUMBER) continue;
+    const ptx_symbol *d = depot_reg(w, &s->toks[a->lo]);
+    if (!d) continue;
+    char num[32];
+    int len = s->toks[b->lo].len < 31 ? s->toks[b->lo].len : 31;
+    memcpy(num, s->toks[b->lo].text, (size_t)len);
+    num[len] = 0;
+    char *end;
+    *off = (int64_t)strtoll(num, &end, 0);
+    if (*end) continue; /* not a plain integer */
+    return d;
+  }
+  return NULL;
+}
+
+/* a plain integer token's value; 0 when it is not one */
+static int imm_of(const ptx_tok *t, int64_t *v) {
+  if (t->kind != TK_NUMBER || t->len > 30) return 0;
+  char num[32], *end;
+  memcpy(num, t->text, (size_t)t->len);
+  num[t->len] = 0;
+  *v = (int64_t)strtoll(num, &end, 0);
+  return !*end;
+}
+
+/* The constants a function adds to an array's start tell whether the start
+ * is one: [R+d] or add R2, R, d with R = depot + off reaching below off or
+ * to the next start is a field of a struct, an element of an array of
+ * structs, or a pointer into the middle of an array, not an array of its
+ * own. A depot with any such use keeps its whole bounds (all its arrays
+ * are dropped). Registers defined once only; a register's displacement
+ * from its array is followed through add R2, R, imm. */
+static void drop_conflicts(walker *w) {
+  ptx_fn *fn = w->fn;
+  if (!w->narr) return;
+  int *arr_of = calloc((size_t)fn->regs.n + 1, sizeof *arr_of); /* array index + 1 */
+  int64_t *disp = calloc((size_t)fn->regs.n + 1, sizeof *disp);
+  uint8_t *bad = calloc((size_t)w->narr, 1);
+  for (int pass = 0; pass < 4; pass++)
+    for (int i = 0; i < fn->nst; i++) {
+      const ptx_stmt *s = fn->st[i];
+      if (s->kind != ST_INSN || !ptx_op_is(s, "add") || s->nopnd != 3 || s->pred >= 0 || fn->stmt_def0[i] >= fn->ndef)
+        continue;
+      int r = fn->def[fn->stmt_def0[i]].reg;
+      if (r < 0 || fn->reg_ndefs[r] != 1 || arr_of[r]) continue;
+      int64_t off;
+      const ptx_symbol *d = depot_plus_imm(w, s, &off);
+      if (d) {
+        for (int k = 0; k < w->narr; k++)
+          if (w->arr[k].depot == d && w->arr[k].off == off) arr_of[r] = k + 1;
+        continue;
+      }
+      for (int k = 1; k <= 2; k++) {
+        const ptx_range *a = &s->opnd[k], *b = &s->opnd[3 - k];
+        int64_t v;
+        if (a->hi - a->lo != 1 || b->hi - b->lo != 1 || !imm_of(&s->toks[b->lo], &v)) continue;
+        int q = ptx_tok_reg(fn, &s->toks[a->lo]);
+        if (q < 0 || !arr_of[q]) continue;
+        arr_of[r] = arr_of[q];
+        disp[r] = disp[q] + v;
+        break;
+      }
+    }
+  /* every constant displacement an access or an add reaches */
+  for (int i = 0; i < fn->nst; i++) {
+    const ptx_stmt *s = fn->st[i];
+    if (s->kind != ST_INSN) continue;
+    for (int k = 0; k < s->nopnd; k++) {
+      const ptx_range *o = &s->opnd[k];
+      int q = -1;
+      int64_t d = 0;
+      if (ptx_tok_punct(&s->toks[o->lo], '[') && o->hi - o->lo >= 3) {
+        q = ptx_tok_reg(fn, &s->toks[o->lo + 1]);
+        /* [R+d], [R+-d] */
+        if (o->hi - o->lo >= 5 && ptx_tok_punct(&s->toks[o->lo + 2], '+')) {
+          int neg = ptx_tok_punct(&s->toks[o->lo + 3], '-');
+          if (imm_of(&s->toks[o->lo + 3 + neg], &d) && neg) d = -d;
+        }
+      } else if (ptx_op_is(s, "add") && k >= 1 && o->hi - o->lo == 1 && s->nopnd == 3) {
+        q = ptx_tok_reg(fn, &s->toks[o->lo]);
+        if (!imm_of(&s->toks[s->opnd[3 - k].lo], &d)) q = -1;
+      }
+      if (q < 0 || !arr_of[q]) continue;
+      const frame_array *a = &w->arr[arr_of[q] - 1];
+      int64_t at = a->off + disp[q] + d, end = (int64_t)a->depot->size;
+      for (int j = 0; j < w->narr; j++)
+        if (w->arr[j].depot == a->depot && w->arr[j].off > a->off && w->arr[j].off < end) end = w->arr[j].off;
+      if (at < a->off || at >= end) bad[arr_of[q] - 1] = 1;
+    }
+  }
+  /* a depot with a conflict keeps its whole bounds */
+  int n = 0;
+  for (int k = 0; k < w->narr; k++) {
+    int drop = 0;
+    for (int j = 0; j < w->narr; j++) drop |= bad[j] && w->arr[j].depot == w->arr[k].depot;
+    if (!drop) w->arr[n++] = w->arr[k];
+  }
+  w->narr = n;
+  free(arr_of);
+  free(disp);
+  free(bad);
+}
+
+/* which registers hold a local depot's base at every definition (mov of
+ * the depot, cvta.local of such a register), and the array starts formed
+ * from them */
+static void find_frame_arrays(walker *w) {
+  ptx_fn *fn = w->fn;
+  w->depot_of = calloc((size_t)fn->regs.n + 1, sizeof *w->depot_of);
+  uint8_t *bad = calloc((size_t)fn->regs.n + 1, 1);
+  for (int pass = 0; pass < 3; pass++)
+    for (int d = 0; d < fn->ndef; d++) {
+      int r = fn->def[d].reg;
+      if (bad[r]) continue;
+      const ptx_stmt *s = fn->st[fn->def[d].stmt];
+      const ptx_symbol *got = NULL;
+      if (s->nopnd == 2 && s->pred < 0 && s->opnd[1].hi - s->opnd[1].lo == 1) {
+        const ptx_tok *o1 = &s->toks[s->opnd[1].lo];
+        if (ptx_op_is(s, "mov")) {
+          ptx_symbol *sym = symbol_of(fn, o1);
+          if (sym && sym->space == GSAN_SPACE_LOCAL && !strncmp(sym->name, "__local_depot", 13) && sym->size)
+            got = sym;
+          else
+            got = depot_reg(w, o1);
+        } else if (ptx_op_is(s, "cvta") && ptx_op_has(s, ".local") && !ptx_op_has(s, ".to")) {
+          got = depot_reg(w, o1);
+        }
+      }
+      if (!got) {
+        if (pass == 2 || (s->kind == ST_INSN && !ptx_op_is(s, "mov") && !ptx_op_is(s, "cvta"))) bad[r] = 1;
+        continue;
+      }
+      if (w->depot_of[r] && w->depot_of[r] != got) bad[r] = 1;
+      else w->depot_of[r] = got;
+    }
+  for (int r = 0; r < fn->regs.n; r++)
+    if (bad[r]) w->depot_of[r] = NULL;
+  free(bad);
+  for (int i = 0; i < fn->nst; i++) {
+    const ptx_stmt *s = fn->st[i];
+    int64_t off;
+    const ptx_symbol *d = s->kind == ST_INSN ? depot_plus_imm(w, s, &off) : NULL;
+    if (!d || off < 0 || (uint64_t)off >= d->size) continue;
+    int have = 0;
+    for (int k = 0; k < w->narr; k++) have |= w->arr[k].depot == d && w->arr[k].off == off;
+    if (have) continue;
+    frame_array *grown = realloc(w->arr, (size_t)(w->narr + 1) * sizeof *grown);
+    if (!grown) continue;
+    w->arr = grown;
+    w->arr[w->narr++] = (frame_array){d, off, NULL};
+  }
+  drop_conflicts(w);
+}
+
 /* Operands through which an instruction carries a pointer (walk_def follows
  * the same ones); returns their count. */
 static int carried_operands(const ptx_stmt *s, int ops[2]) {
@@ -90,7 +294,14 @@ static void walk_def(walker *w, int d, rset *out) {
   ptx_root root = {ROOT_ARENA, d, NULL};
   ptx_symbol *sym = o1 && s->opnd[1].hi - s->opnd[1].lo == 1 ? symbol_of(fn, o1) : NULL;
   int ops[2], nops = carried_operands(s, ops);
-  if (ptx_op_is(s, "ld") || ptx_op_is(s, "ldu")) {
+  int64_t off;
+  const ptx_symbol *depot = w->narr ? depot_plus_imm(w, s, &off) : NULL;
+  ptx_symbol *arr = depot ? frame_array_sym(w, depot, off) : NULL;
+  if (arr) {
+    /* an array of the frame (--frame-arrays): its own bounds */
+    ptx_root r = {ROOT_SYMBOL, -1, arr};
+    rs_add(&res, r, 1);
+  } else if (ptx_op_is(s, "ld") || ptx_op_is(s, "ldu")) {
     /* a pointer loaded from memory or passed as a parameter */
     if (bits == 64 && s->nopnd == 2 && !ptx_tok_punct(&s->toks[s->opnd[0].lo], '{'))
       rs_add(&res, root, w->ptrreg[fn->def[d].reg]);
@@ -130,9 +341,10 @@ static void walk_reg(walker *w, int stmt, const ptx_tok *t, rset *out) {
   for (int i = 0; i < n; i++) walk_def(w, defs[i], out);
 }
 
-ptx_rootwalk *ptx_roots_new(ptx_fn *fn) {
+ptx_rootwalk *ptx_roots_new(ptx_fn *fn, int frame_arrays) {
   walker *w = calloc(1, sizeof *w);
   w->fn = fn;
+  if (frame_arrays && fn->ok) find_frame_arrays(w);
   w->state = calloc((size_t)fn->ndef + 1, 1);
   w->memo = calloc((size_t)fn->ndef + 1, sizeof *w->memo);
   w->ptrreg = calloc((size_t)fn->regs.n + 1, 1);
@@ -160,6 +372,8 @@ void ptx_roots_free(ptx_rootwalk *w) {
   free(w->memo);
   free(w->ptrreg);
   free(w->cycle);
+  free(w->depot_of);
+  free(w->arr);
   free(w);
 }
 
@@ -225,6 +439,17 @@ ptx_root ptx_find_root(ptx_rootwalk *w, int s, int reg) {
   for (int i = 0; i < n; i++) walk_def(w, defs[i], &set);
   if (set.overflow || set.n == 0) return none;
   int pick = set.n == 1 ? 0 : -1, cnt = 0;
+  /* several arrays of one depot (a pointer that may point into either):
+   * the whole depot, as without --frame-arrays */
+  const ptx_symbol *one = set.r[0].kind == ROOT_SYMBOL && set.r[0].sym->frame_of ? set.r[0].sym->frame_of : NULL;
+  for (int i = 1; one && i < set.n; i++)
+    if (set.r[i].kind != ROOT_SYMBOL ||
+        (set.r[i].sym != one && set.r[i].sym->frame_of != one))
+      one = NULL;
+  if (one && set.n > 1) {
+    ptx_root whole = {ROOT_SYMBOL, -1, (ptx_symbol *)one};
+    return whole;
+  }
   if (pick < 0) {
     for (int i = 0; i < set.n; i++)
       if (set.ptrlike[i]) { pick = i; cnt++; }

@@ -39,11 +39,14 @@ void ptx_stats_print(FILE *f, const ptx_stats *st) {
       {"kernels with a proven copy:", st->proven_copies, -1},
       {"checks decided at launch:", st->proven_checks, -1},
   };
-  for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+  int rows_n = (int)(sizeof rows / sizeof rows[0]);
+  for (int k = 0; k < rows_n; k++) {
     fprintf(f, "  %-31s%ld", rows[k].label, rows[k].value);
     if (rows[k].serving >= 0) fprintf(f, " (serving %ld checks)", rows[k].serving);
     fputc('\n', f);
   }
+  /* only with --frame-arrays (the experiment): the other outputs stay as they were */
+  if (st->frame_array_checks) fprintf(f, "  %-31s%ld\n", "checks on frame arrays:", st->frame_array_checks);
   fprintf(f, "  functions: %ld (%ld without CFG analysis)\n", st->funcs, st->funcs_fallback);
   fprintf(f, "  sites: %ld\n", st->sites);
 }

@@ -59,6 +59,10 @@ filecheck = shutil.which('FileCheck') or (glob.glob('/usr/lib/llvm-*/bin/FileChe
 config.substitutions.append(('%FileCheck', filecheck))
 config.environment['PATH'] = os.pathsep.join(['/usr/local/cuda/bin', os.environ.get('PATH', '')])
 config.environment['GSAN_CACHE'] = os.path.join(build, 'bugs', 'nvcc-cache')
+# --param ptx_options=...: gsan ptx options for every gsan nvcc build (an
+# experiment over the whole suite, e.g. --frame-arrays: tests/gpu/frame_arrays.sh)
+if lit_config.params.get('ptx_options'):
+    config.environment['GSAN_PTX_OPTIONS'] = lit_config.params['ptx_options']
 for var in ('LD_LIBRARY_PATH', 'HOME', 'CUDA_VISIBLE_DEVICES', 'TRITON_CACHE_DIR'):
     if var in os.environ:
         config.environment[var] = os.environ[var]

@@ -5,7 +5,8 @@
 // copy that runs once the launch's proof fails, or in the only copy of a
 // build without launch copies (each thread looks its bounds up). Every way,
 // the report names the read that left the array: kernel, READ and size, the
-// first faulting thread (x = 0 returns early) and its block, the source
+// first faulting thread (the lowest failing lane of the one warp: x = 0
+// returns early) and its block, the source
 // line, the allocation and its stack. tests/nvcc/report_paths.test checks
 // that the build takes those paths.
 // REQUIRES: gpu
@@ -22,14 +23,14 @@
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address [[A:0x[0-9a-f]+]]
 // CHECK-NEXT: READ of size 4 at [[A]] by thread (1,0,0) block (0,0,0)
 // CHECK-NEXT: #0 blur(float*, float const*) at {{.*}}stencil_row_above.cu:[[LINE:[0-9]+]]
-// CHECK-NEXT: [[A]] is located 132 bytes before 8704-byte region [0x{{[0-9a-f]+}},0x{{[0-9a-f]+}})
+// CHECK-NEXT: [[A]] is located 124 bytes before 8192-byte region [0x{{[0-9a-f]+}},0x{{[0-9a-f]+}})
 // CHECK-NEXT: allocated by host thread T0 here:
-// CHECK: main {{.*}}stencil_row_above.cu:42
+// CHECK: main {{.*}}stencil_row_above.cu:43
 // CHECK: SUMMARY: GPUSanitizer: global-buffer-overflow {{.*}}stencil_row_above.cu:[[LINE]] in blur(float*, float const*)
 // CHECK-NOT: ACCESS of size 0
-// JSON: global-buffer-overflow READ 4 [1, 0, 0] [0, 0, 0] blur(float*, float const*) stencil_row_above.cu 38 8704 132 main {{.*}}stencil_row_above.cu:42
+// JSON: global-buffer-overflow READ 4 [1, 0, 0] [0, 0, 0] blur(float*, float const*) stencil_row_above.cu 39 8192 124 main {{.*}}stencil_row_above.cu:43
 #include <cstdio>
-constexpr int W = 34, H = 64;  // a row: 32 interior points and two borders
+constexpr int W = 32, H = 64;  // a row: one warp, 30 interior points and two borders
 __global__ void blur(float *out, const float *in) {
   int x = threadIdx.x;
   int y = blockIdx.x;

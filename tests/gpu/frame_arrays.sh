@@ -1,0 +1,111 @@
+#!/bin/sh
+# The frame-local arrays experiment's false positives and findings (gsan ptx
+# --frame-arrays: a local access bounded by its own array in the frame, not
+# the whole frame; docs/ptx.md, "Frame-local arrays"). Needs a GPU.
+#  1. the bug suite (tests/bugs) and the experiment's own programs
+#     (tests/gpu/frame_arrays) through lit with --param ptx_options=--frame-arrays:
+#     every correct program must stay clean, every bug be found as before;
+#  2. every correct program of both built with -G (debug builds, where every
+#     local is an array of the frame), with and without the option, run under
+#     gsan run: the reports each prints;
+#  3. how many local checks the option bounded by an array (gsan ptx --stats).
+# Writes docs/results/frame-arrays.md (RESULTS= to change; GSAN_REV= names the
+# commit where the checkout has no .git) and logs under ${OUT:-build/gpu-frame}.
+# Usage: sh tests/gpu/frame_arrays.sh
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$TOP"
+. "$TOP/tests/gpu/results_head.sh"
+LOGDIR=${OUT:-build/gpu-frame}
+RESULTS=${RESULTS:-docs/results/frame-arrays.md}
+W=$LOGDIR/work
+mkdir -p "$LOGDIR" "$W"
+PATH=/usr/local/cuda/bin:$PATH
+make -s all >"$LOGDIR/make.log" 2>&1 || { echo "frame_arrays.sh: make failed (see $LOGDIR/make.log)" >&2; exit 1; }
+JOBS=$(nproc 2>/dev/null || echo 4)
+NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+GSAN=$TOP/build/bin/gsan
+
+# 1. the suites through lit, every build with the option
+python3 -c "from lit.main import main; main()" -v -j "$JOBS" --param build="$TOP/build" --param gpu=1 \
+  --param ptx_options=--frame-arrays tests/bugs tests/gpu/frame_arrays >"$LOGDIR/lit.log" 2>&1
+sed -n 's/^\([A-Z]*\): gsan-[a-z_]* :: \([^ ]*\)\.\(cu\|py\) .*/\2 \1/p' "$LOGDIR/lit.log" | sort >"$LOGDIR/lit.txt"
+
+# 2. the correct programs at -G, without and with the option
+CLEAN=$(ls tests/bugs/clean_*.cu tests/gpu/frame_arrays/clean_*.cu)
+for src in $CLEAN; do
+  if [ "$NGPU" -lt 2 ] && grep -q 'REQUIRES:.*multi-gpu' "$src"; then continue; fi
+  echo "$src"
+done >"$W/clean.list"
+xargs -P "$JOBS" -I{} sh -c '
+  n=$(basename {} .cu); extra=$(sed -n "s|^// JIT-LINK:||p" {})
+  '"$GSAN"' nvcc -G -arch=native -o '"$W"'/$n.G {} -lcuda $extra >'"$W"'/$n.G.build 2>&1 || echo "$n: -G build failed" >>'"$W"'/failed
+  env GSAN_PTX_OPTIONS="--frame-arrays --stats" '"$GSAN"' nvcc -G -arch=native -o '"$W"'/$n.GF {} -lcuda $extra >'"$W"'/$n.GF.build 2>&1 || echo "$n: -G --frame-arrays build failed" >>'"$W"'/failed
+  env GSAN_PTX_OPTIONS="--frame-arrays --stats" '"$GSAN"' nvcc -g -arch=native -o '"$W"'/$n.F {} -lcuda $extra >'"$W"'/$n.F.build 2>&1 || echo "$n: --frame-arrays build failed" >>'"$W"'/failed
+' <"$W/clean.list"
+xargs -P 8 -I{} sh -c '
+  n=$(basename {} .cu)
+  for v in G GF; do
+    timeout 120 '"$GSAN"' run -- '"$W"'/$n.$v >'"$W"'/$n.$v.out 2>&1
+    echo "$n $v $? $(grep -c "ERROR: GPUSanitizer" '"$W"'/$n.$v.out)" >'"$W"'/$n.$v.res
+  done
+' <"$W/clean.list"
+cat "$W"/*.res 2>/dev/null | sort >"$LOGDIR/clean-G.txt"
+# 3. checks bounded by a frame array, per build (the --stats lines of each module)
+arrays() { sed -n 's/^ *checks on frame arrays: *//p' "$1" | awk '{s += $1} END {print s + 0}'; }
+local_checked() { sed -n 's/^ *local *[0-9]* *//p' "$1" | awk '{s += $1} END {print s + 0}'; }
+
+{
+  results_head "# Frame-local arrays (gsan ptx --frame-arrays): false positives and findings" "sh tests/gpu/frame_arrays.sh"
+  echo "The experiment of docs/ptx.md, \"Frame-local arrays\": a local access whose address is the frame's"
+  echo "depot plus a constant (where nvcc forms an array's address) bounded by that array, up to the next"
+  echo "such constant, instead of the whole frame. Off by default; \`GSAN_PTX_OPTIONS=--frame-arrays\`."
+  echo
+  echo "## 1. The suites built with the option (-g, as their RUN lines build them)"
+  echo
+  echo "lit over tests/bugs and tests/gpu/frame_arrays with \`--param ptx_options=--frame-arrays\`:"
+  echo "a correct program passes when it prints no report; a bug when its report matches its CHECK lines."
+  echo
+  echo "| program | | result | checks on frame arrays / local checks |"
+  echo "|---|---|---|---|"
+  fp=0 nclean=0 found=0 nbug=0
+  while read -r n res; do
+    src=$(ls tests/bugs/$n.cu tests/bugs/$n.py tests/gpu/frame_arrays/$n.cu 2>/dev/null | head -n 1)
+    case $n in clean_*) kind=correct ;; *) kind=bug ;; esac
+    st=
+    [ -f "$W/$n.F.build" ] && st="$(arrays "$W/$n.F.build") / $(local_checked "$W/$n.F.build")"
+    if [ $kind = correct ]; then
+      nclean=$((nclean + 1))
+      if [ "$res" = PASS ]; then r=clean; else r="**report or failure ($res)**"; fp=$((fp + 1)); fi
+    else
+      nbug=$((nbug + 1))
+      if [ "$res" = PASS ]; then r=found; found=$((found + 1)); else r="**missed ($res)**"; fi
+    fi
+    [ "$res" = UNSUPPORTED ] && r="not run (UNSUPPORTED)"
+    echo "| $n | $kind | $r | $st |"
+  done <"$LOGDIR/lit.txt"
+  echo
+  echo "Correct programs with a report or a failure: $fp of $nclean. Bugs found with their CHECK lines: $found of $nbug."
+  echo
+  echo "## 2. The correct programs built with -G"
+  echo
+  echo "Each built by \`gsan nvcc -G\` without the option and with it, run by \`gsan run\`: reports printed."
+  echo
+  echo "| program | reports without | reports with | checks on frame arrays / local checks (with) |"
+  echo "|---|---|---|---|"
+  gfp=0 gn=0
+  for src in $(cat "$W/clean.list"); do
+    n=$(basename "$src" .cu)
+    a=$(sed -n "s/^$n G [0-9]* //p" "$LOGDIR/clean-G.txt")
+    b=$(sed -n "s/^$n GF [0-9]* //p" "$LOGDIR/clean-G.txt")
+    gn=$((gn + 1))
+    [ "${b:-1}" != 0 ] && [ "${a:-0}" = 0 ] && gfp=$((gfp + 1))
+    echo "| $n | ${a:-?} | ${b:-?} | $(arrays "$W/$n.GF.build") / $(local_checked "$W/$n.GF.build") |"
+  done
+  echo
+  echo "Correct -G programs reported with the option and not without: $gfp of $gn."
+  [ -f "$W/failed" ] && { echo; echo "Builds that failed:"; echo; sed 's/^/- /' "$W/failed"; }
+  echo
+  echo "frame arrays: $fp of $nclean correct programs reported at -g, $gfp of $gn at -G; $found of $nbug bugs found"
+} >"$RESULTS"
+tail -n 1 "$RESULTS"
