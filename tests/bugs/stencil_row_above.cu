@@ -19,7 +19,7 @@
 // RUN: not %gsan run -- %t.plain > %t.plain.out 2>&1
 // RUN: %FileCheck %s < %t.plain.out
 // RUN: not %gsan run --opt log_format=json -- %t > %t.json 2>&1
-// RUN: %python -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')][0]; print(r['kind'], r['access'], r['size'], r['thread'], r['block'], r['function'], r['file'].split('/')[-1], r['line'], r['region']['size'], int(r['region']['base'], 16) - int(r['address'], 16), r['allocated_by'][1])" %t.json | %FileCheck --check-prefix=JSON %s
+// RUN: %python -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')][0]; print(r['kind'], r['access'], r['size'], r['thread'], r['block'], r['function'], r['file'].split('/')[-1], r['line'], r['region']['size'], int(r['region']['base'], 16) - int(r['address'], 16), [f for f in r['allocated_by'] if f.startswith('main ')][0])" %t.json | %FileCheck --check-prefix=JSON %s
 // CHECK: ERROR: GPUSanitizer: global-buffer-overflow on address [[A:0x[0-9a-f]+]]
 // CHECK-NEXT: READ of size 4 at [[A]] by thread (1,0,0) block (0,0,0)
 // CHECK-NEXT: #0 blur(float*, float const*) at {{.*}}stencil_row_above.cu:[[LINE:[0-9]+]]

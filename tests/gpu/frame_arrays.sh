@@ -8,7 +8,16 @@
 #  2. every correct program of both built with -G (debug builds, where every
 #     local is an array of the frame), with and without the option, run under
 #     gsan run: the reports each prints;
-#  3. how many local checks the option bounded by an array (gsan ptx --stats).
+#  3. how many local checks the option bounded by an array (gsan ptx --stats);
+#  4. public programs with local arrays (tests/gpu/frame_arrays/public.txt,
+#     from HeCBench), each built by its own Makefile with gsan nvcc without and
+#     with the option and run by its own `run` target under gsan run: the
+#     reports each prints. HeCBench is found at FRAME_CORPUS (a folder holding
+#     its src/<name>-cuda folders; default .corpus/hecbench, an ignored folder),
+#     else taken from a git mirror of it at HECBENCH (default
+#     /work/.mirror/zjin-lcf+HeCBench/repo) into .corpus/hecbench; without
+#     either, part 4 is left out and says how to get it
+#     (git clone https://github.com/zjin-lcf/HeCBench; FRAME_CORPUS=HeCBench).
 # Writes docs/results/frame-arrays.md (RESULTS= to change; GSAN_REV= names the
 # commit where the checkout has no .git) and logs under ${OUT:-build/gpu-frame}.
 # Usage: sh tests/gpu/frame_arrays.sh
@@ -51,6 +60,29 @@ xargs -P 8 -I{} sh -c '
   done
 ' <"$W/clean.list"
 cat "$W"/*.res 2>/dev/null | sort >"$LOGDIR/clean-G.txt"
+# 4. public programs
+CORPUS=${FRAME_CORPUS:-$TOP/.corpus/hecbench}
+HECBENCH=${HECBENCH:-/work/.mirror/zjin-lcf+HeCBench/repo}
+PUBLIC=$(sed -n 's/^\([A-Za-z0-9_-][A-Za-z0-9_-]*\)$/\1/p' tests/gpu/frame_arrays/public.txt)
+if [ ! -d "$CORPUS/src" ] && [ -d "$HECBENCH" ]; then
+  mkdir -p "$CORPUS"
+  for p in $PUBLIC; do git --git-dir="$HECBENCH" archive HEAD "src/$p-cuda" 2>/dev/null | tar -x -C "$CORPUS"; done
+fi
+: >"$LOGDIR/public.txt"
+if [ -d "$CORPUS/src" ]; then
+  for p in $PUBLIC; do [ -d "$CORPUS/src/$p-cuda" ] && echo "$p"; done >"$W/public.list"
+  xargs -P 8 -I{} sh -c '
+    for v in base fa; do
+      d='"$W"'/pub/{}-$v; rm -rf $d; mkdir -p '"$W"'/pub; cp -r '"$CORPUS"'/src/{}-cuda $d
+      opt=; [ $v = fa ] && opt="--frame-arrays --stats"
+      env GSAN_PTX_OPTIONS="$opt" make -C $d CC="'"$GSAN"' nvcc" ARCH=sm_90 >$d.build 2>&1 || { echo "{} $v build-failed -" >'"$W"'/pub/{}.$v.res; continue; }
+      timeout 600 make -C $d run LAUNCHER="timeout 240 '"$GSAN"' run --" >$d.out 2>&1
+      echo "{} $v $? $(grep -c "ERROR: GPUSanitizer" $d.out)" >'"$W"'/pub/{}.$v.res
+    done
+  ' <"$W/public.list"
+  cat "$W"/pub/*.res 2>/dev/null | sort >"$LOGDIR/public.txt"
+fi
+
 # 3. checks bounded by a frame array, per build (the --stats lines of each module)
 arrays() { sed -n 's/^ *checks on frame arrays: *//p' "$1" | awk '{s += $1} END {print s + 0}'; }
 local_checked() { sed -n 's/^ *local *[0-9]* *//p' "$1" | awk '{s += $1} END {print s + 0}'; }
@@ -91,7 +123,7 @@ local_checked() { sed -n 's/^ *local *[0-9]* *//p' "$1" | awk '{s += $1} END {pr
   echo
   echo "Each built by \`gsan nvcc -G\` without the option and with it, run by \`gsan run\`: reports printed."
   echo
-  echo "| program | reports without | reports with | checks on frame arrays / local checks (with) |"
+  echo "| program | reports without | reports with | checks on frame arrays (with) |"
   echo "|---|---|---|---|"
   gfp=0 gn=0
   for src in $(cat "$W/clean.list"); do
@@ -100,12 +132,37 @@ local_checked() { sed -n 's/^ *local *[0-9]* *//p' "$1" | awk '{s += $1} END {pr
     b=$(sed -n "s/^$n GF [0-9]* //p" "$LOGDIR/clean-G.txt")
     gn=$((gn + 1))
     [ "${b:-1}" != 0 ] && [ "${a:-0}" = 0 ] && gfp=$((gfp + 1))
-    echo "| $n | ${a:-?} | ${b:-?} | $(arrays "$W/$n.GF.build") / $(local_checked "$W/$n.GF.build") |"
+    echo "| $n | ${a:-?} | ${b:-?} | $(arrays "$W/$n.GF.build") |"
   done
   echo
   echo "Correct -G programs reported with the option and not without: $gfp of $gn."
+  echo
+  echo "## 3. Public programs (HeCBench)"
+  echo
+  pfp=0 pn=0
+  if [ -s "$LOGDIR/public.txt" ]; then
+    echo "Programs of tests/gpu/frame_arrays/public.txt, each built by its Makefile (\`CC=gsan nvcc ARCH=sm_90\`)"
+    echo "without the option and with it and run by its \`run\` target under \`gsan run\`: reports printed (and"
+    echo "the run's exit status). A report with the option that is not there without it is a false positive"
+    echo "unless the program really overruns one local array into another."
+    echo
+    echo "| program | reports without (status) | reports with (status) | checks on frame arrays |"
+    echo "|---|---|---|---|"
+    for p in $(cat "$W/public.list"); do
+      a=$(sed -n "s/^$p base //p" "$LOGDIR/public.txt")
+      b=$(sed -n "s/^$p fa //p" "$LOGDIR/public.txt")
+      pn=$((pn + 1))
+      ra=${a#* } rb=${b#* }
+      [ "$rb" != "-" ] && [ "${rb:-0}" -gt "${ra:-0}" ] 2>/dev/null && pfp=$((pfp + 1))
+      echo "| $p | ${ra:-?} (${a%% *}) | ${rb:-?} (${b%% *}) | $(arrays "$W/pub/$p-fa.build") |"
+    done
+    echo
+    echo "Public programs with more reports with the option than without: $pfp of $pn."
+  else
+    echo "Not run: no HeCBench here (git clone https://github.com/zjin-lcf/HeCBench; FRAME_CORPUS=HeCBench)."
+  fi
   [ -f "$W/failed" ] && { echo; echo "Builds that failed:"; echo; sed 's/^/- /' "$W/failed"; }
   echo
-  echo "frame arrays: $fp of $nclean correct programs reported at -g, $gfp of $gn at -G; $found of $nbug bugs found"
+  echo "frame arrays: $fp of $nclean correct programs reported at -g, $gfp of $gn at -G, $pfp of $pn public programs with more reports; $found of $nbug bugs found"
 } >"$RESULTS"
 tail -n 1 "$RESULTS"

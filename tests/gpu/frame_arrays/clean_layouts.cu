@@ -102,5 +102,7 @@ int main() {
   printf("kernel: %s\nsums:", cudaGetErrorString(e));
   for (int i = 0; i < 4; i++) printf(" %.0f", r[i]);
   printf("\n");
+  cudaFree(in);
+  cudaFree(out);
   return 0;
 }
