@@ -11,8 +11,8 @@
 #  3. how many local checks the option bounded by an array (gsan ptx --stats);
 #  4. public programs with local arrays (tests/gpu/frame_arrays/public.txt,
 #     from HeCBench), each built by its own Makefile with gsan nvcc without and
-#     with the option and run by its own `run` target under gsan run: the
-#     reports each prints. HeCBench is found at FRAME_CORPUS (a folder holding
+#     with the option and run by its own `run` target under gsan run for at
+#     most PUBLIC_SECONDS (default 60): the reports each prints. HeCBench is found at FRAME_CORPUS (a folder holding
 #     its src/<name>-cuda folders; default .corpus/hecbench, an ignored folder),
 #     else taken from a git mirror of it at HECBENCH (default
 #     /work/.mirror/zjin-lcf+HeCBench/repo) into .corpus/hecbench; without
@@ -71,15 +71,18 @@ fi
 : >"$LOGDIR/public.txt"
 if [ -d "$CORPUS/src" ]; then
   for p in $PUBLIC; do [ -d "$CORPUS/src/$p-cuda" ] && echo "$p"; done >"$W/public.list"
-  xargs -P 8 -I{} sh -c '
-    for v in base fa; do
-      d='"$W"'/pub/{}-$v; rm -rf $d; mkdir -p '"$W"'/pub; cp -r '"$CORPUS"'/src/{}-cuda $d
+  # each program and variant a job: built, then each of its run target's
+  # commands run for at most PUBLIC_SECONDS (a run cut short keeps the
+  # reports it printed; its status says timeout)
+  mkdir -p "$W/pub"
+  for p in $(cat "$W/public.list"); do echo "$p base"; echo "$p fa"; done |
+    xargs -P 12 -L 1 sh -c '
+      p=$0 v=$1 d='"$W"'/pub/$0-$1; rm -rf $d; cp -r '"$CORPUS"'/src/$p-cuda $d
       opt=; [ $v = fa ] && opt="--frame-arrays --stats"
-      env GSAN_PTX_OPTIONS="$opt" make -C $d CC="'"$GSAN"' nvcc" ARCH=sm_90 >$d.build 2>&1 || { echo "{} $v build-failed -" >'"$W"'/pub/{}.$v.res; continue; }
-      timeout 600 make -C $d run LAUNCHER="timeout 240 '"$GSAN"' run --" >$d.out 2>&1
-      echo "{} $v $? $(grep -c "ERROR: GPUSanitizer" $d.out)" >'"$W"'/pub/{}.$v.res
-    done
-  ' <"$W/public.list"
+      env GSAN_PTX_OPTIONS="$opt" make -C $d CC="'"$GSAN"' nvcc" ARCH=sm_90 >$d.build 2>&1 || { echo "$p $v build-failed -" >'"$W"'/pub/$p.$v.res; exit 0; }
+      make -C $d run LAUNCHER="timeout '"${PUBLIC_SECONDS:-60}"' '"$GSAN"' run --" >$d.out 2>&1
+      st=$?; if grep -q "Error 124" $d.out; then st=timeout; elif [ $st = 0 ]; then st=ok; else st=failed; fi
+      echo "$p $v $st $(grep -c "ERROR: GPUSanitizer" $d.out)" >'"$W"'/pub/$p.$v.res'
   cat "$W"/pub/*.res 2>/dev/null | sort >"$LOGDIR/public.txt"
 fi
 
@@ -146,7 +149,7 @@ local_checked() { sed -n 's/^ *local *[0-9]* *//p' "$1" | awk '{s += $1} END {pr
     echo "the run's exit status). A report with the option that is not there without it is a false positive"
     echo "unless the program really overruns one local array into another."
     echo
-    echo "| program | reports without (status) | reports with (status) | checks on frame arrays |"
+    echo "| program | reports without (run) | reports with (run) | checks on frame arrays |"
     echo "|---|---|---|---|"
     for p in $(cat "$W/public.list"); do
       a=$(sed -n "s/^$p base //p" "$LOGDIR/public.txt")
