@@ -109,14 +109,15 @@ local_checked() { sed -n 's/^ *local *[0-9]* *//p' "$1" | awk '{s += $1} END {pr
     case $n in clean_*) kind=correct ;; *) kind=bug ;; esac
     st=
     [ -f "$W/$n.F.build" ] && st="$(arrays "$W/$n.F.build") / $(local_checked "$W/$n.F.build")"
-    if [ $kind = correct ]; then
+    if [ "$res" = UNSUPPORTED ]; then
+      r="not run (UNSUPPORTED)" # counted neither way
+    elif [ $kind = correct ]; then
       nclean=$((nclean + 1))
       if [ "$res" = PASS ]; then r=clean; else r="**report or failure ($res)**"; fp=$((fp + 1)); fi
     else
       nbug=$((nbug + 1))
       if [ "$res" = PASS ]; then r=found; found=$((found + 1)); else r="**missed ($res)**"; fi
     fi
-    [ "$res" = UNSUPPORTED ] && r="not run (UNSUPPORTED)"
     echo "| $n | $kind | $r | $st |"
   done <"$LOGDIR/lit.txt"
   echo
