@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
   }
   /* the leaks the heap record gives at exit: the live block */
   if (!strcmp(sc, "heap-overflow")) rt_binary_heap_leaks(print_leak, NULL);
-  rt_err_device e = {kind, rec, s, reg};
+  rt_err_device e = {kind, rec, s, reg, 0};
   rt_report_device(&log, &e);
   return 0;
 }
