@@ -6,7 +6,8 @@
 #     (tests/gpu/frame_arrays) through lit with --param ptx_options=--frame-arrays:
 #     every correct program must stay clean, every bug be found as before;
 #  2. every correct program of both built with -G (debug builds, where every
-#     local is an array of the frame), with and without the option, run under
+#     local is an array of the frame), and the benchmark workloads
+#     (bench/workloads) at -g and -G, with and without the option, run under
 #     gsan run: the reports each prints;
 #  3. how many local checks the option bounded by an array (gsan ptx --stats);
 #  4. public programs with local arrays (tests/gpu/frame_arrays/public.txt,
@@ -40,25 +41,28 @@ python3 -c "from lit.main import main; main()" -v -j "$JOBS" --param build="$TOP
   --param ptx_options=--frame-arrays tests/bugs tests/gpu/frame_arrays >"$LOGDIR/lit.log" 2>&1
 sed -n 's/^\([A-Z]*\): gsan-[a-z_]* :: \([^ ]*\)\.\(cu\|py\) .*/\2 \1/p' "$LOGDIR/lit.log" | sort >"$LOGDIR/lit.txt"
 
-# 2. the correct programs at -G, without and with the option
-CLEAN=$(ls tests/bugs/clean_*.cu tests/gpu/frame_arrays/clean_*.cu)
+# 2. the correct programs at -G, without and with the option, and the
+#    benchmark workloads (bench/workloads, correct programs of another suite)
+#    at -g too (lit covers the suites' -g builds)
+CLEAN=$(ls tests/bugs/clean_*.cu tests/gpu/frame_arrays/clean_*.cu bench/workloads/*.cu)
 for src in $CLEAN; do
   if [ "$NGPU" -lt 2 ] && grep -q 'REQUIRES:.*multi-gpu' "$src"; then continue; fi
   echo "$src"
 done >"$W/clean.list"
-xargs -P "$JOBS" -I{} sh -c '
-  n=$(basename {} .cu); extra=$(sed -n "s|^// JIT-LINK:||p" {})
-  '"$GSAN"' nvcc -G -arch=native -o '"$W"'/$n.G {} -lcuda $extra >'"$W"'/$n.G.build 2>&1 || echo "$n: -G build failed" >>'"$W"'/failed
-  env GSAN_PTX_OPTIONS="--frame-arrays --stats" '"$GSAN"' nvcc -G -arch=native -o '"$W"'/$n.GF {} -lcuda $extra >'"$W"'/$n.GF.build 2>&1 || echo "$n: -G --frame-arrays build failed" >>'"$W"'/failed
-  env GSAN_PTX_OPTIONS="--frame-arrays --stats" '"$GSAN"' nvcc -g -arch=native -o '"$W"'/$n.F {} -lcuda $extra >'"$W"'/$n.F.build 2>&1 || echo "$n: --frame-arrays build failed" >>'"$W"'/failed
-' <"$W/clean.list"
-xargs -P 8 -I{} sh -c '
-  n=$(basename {} .cu)
-  for v in G GF; do
+# variants: G (-G), GF (-G --frame-arrays); for the workloads also B (-g), F (-g --frame-arrays)
+variants() { case $1 in bench/*) echo "B F G GF" ;; *) echo "G GF" ;; esac; }
+for src in $(cat "$W/clean.list"); do for v in $(variants "$src"); do echo "$src $v"; done; done |
+  xargs -P "$JOBS" -L 1 sh -c '
+    src=$0 v=$1 n=$(basename $0 .cu); extra=$(sed -n "s|^// JIT-LINK:||p" $0)
+    opt=; case $v in *F) opt="--frame-arrays --stats" ;; esac
+    dbg=-g; case $v in G*) dbg=-G ;; esac
+    env GSAN_PTX_OPTIONS="$opt" '"$GSAN"' nvcc $dbg -arch=native -I$(dirname $src) -o '"$W"'/$n.$v $src -lcuda $extra \
+      >'"$W"'/$n.$v.build 2>&1 || echo "$n: $v build failed" >>'"$W"'/failed'
+for src in $(cat "$W/clean.list"); do for v in $(variants "$src"); do echo "$src $v"; done; done |
+  xargs -P 8 -L 1 sh -c '
+    n=$(basename $0 .cu) v=$1
     timeout 120 '"$GSAN"' run -- '"$W"'/$n.$v >'"$W"'/$n.$v.out 2>&1
-    echo "$n $v $? $(grep -c "ERROR: GPUSanitizer" '"$W"'/$n.$v.out)" >'"$W"'/$n.$v.res
-  done
-' <"$W/clean.list"
+    echo "$n $v $? $(grep -c "ERROR: GPUSanitizer" '"$W"'/$n.$v.out)" >'"$W"'/$n.$v.res'
 cat "$W"/*.res 2>/dev/null | sort >"$LOGDIR/clean-G.txt"
 # 4. public programs
 CORPUS=${FRAME_CORPUS:-$TOP/.corpus/hecbench}
@@ -123,24 +127,28 @@ local_checked() { sed -n 's/^ *local *[0-9]* *//p' "$1" | awk '{s += $1} END {pr
   echo
   echo "Correct programs with a report or a failure: $fp of $nclean. Bugs found with their CHECK lines: $found of $nbug."
   echo
-  echo "## 2. The correct programs built with -G"
+  echo "## 2. The correct programs built with -G, and the benchmark workloads"
   echo
-  echo "Each built by \`gsan nvcc -G\` without the option and with it, run by \`gsan run\`: reports printed."
+  echo "Each built by \`gsan nvcc -G\` without the option and with it (the workloads of bench/workloads also"
+  echo "by \`gsan nvcc -g\`, both ways) and run by \`gsan run\` (the workloads with their default sizes): reports printed."
   echo
-  echo "| program | reports without | reports with | checks on frame arrays (with) |"
-  echo "|---|---|---|---|"
+  echo "| program | -g without | -g with | -G without | -G with | checks on frame arrays (-g / -G) |"
+  echo "|---|---|---|---|---|---|"
   gfp=0 gn=0
   for src in $(cat "$W/clean.list"); do
     n=$(basename "$src" .cu)
-    a=$(sed -n "s/^$n G [0-9]* //p" "$LOGDIR/clean-G.txt")
-    b=$(sed -n "s/^$n GF [0-9]* //p" "$LOGDIR/clean-G.txt")
+    r() { sed -n "s/^$n $1 [0-9]* //p" "$LOGDIR/clean-G.txt"; }
+    b=$(r B) f=$(r F) g=$(r G) gf=$(r GF)
     gn=$((gn + 1))
-    [ "${b:-1}" != 0 ] && [ "${a:-0}" = 0 ] && gfp=$((gfp + 1))
-    echo "| $n | ${a:-?} | ${b:-?} | $(arrays "$W/$n.GF.build") |"
+    new=0
+    [ -n "$f" ] && [ -n "$b" ] && [ "$f" -gt "$b" ] && new=1
+    [ -n "$gf" ] && [ -n "$g" ] && [ "$gf" -gt "$g" ] && new=1
+    gfp=$((gfp + new))
+    fa=-; [ -f "$W/$n.F.build" ] && fa=$(arrays "$W/$n.F.build")
+    echo "| $n | ${b:--} | ${f:--} | ${g:-?} | ${gf:-?} | $fa / $(arrays "$W/$n.GF.build") |"
   done
   echo
-  echo "Correct -G programs reported with the option and not without: $gfp of $gn."
-  echo
+  echo "Programs with more reports with the option than without: $gfp of $gn."
   echo "## 3. Public programs (HeCBench)"
   echo
   pfp=0 pn=0
@@ -167,6 +175,6 @@ local_checked() { sed -n 's/^ *local *[0-9]* *//p' "$1" | awk '{s += $1} END {pr
   fi
   [ -f "$W/failed" ] && { echo; echo "Builds that failed:"; echo; sed 's/^/- /' "$W/failed"; }
   echo
-  echo "frame arrays: $fp of $nclean correct programs reported at -g, $gfp of $gn at -G, $pfp of $pn public programs with more reports; $found of $nbug bugs found"
+  echo "frame arrays: $fp of $nclean correct programs reported at -g, $gfp of $gn with -G or workload builds, $pfp of $pn public programs with more reports; $found of $nbug bugs found"
 } >"$RESULTS"
 tail -n 1 "$RESULTS"
