@@ -102,27 +102,6 @@ static const ptx_symbol *depot_reg(walker *w, const ptx_tok *t) {
   return r >= 0 ? w->depot_of[r] : NULL;
 }
 
-/* add R, BASE, imm (either order) with BASE a depot's base: the depot and
- * the constant */
-static const ptx_symbol *depot_plus_imm(walker *w, const ptx_stmt *s, int64_t *off) {
-  if (!ptx_op_is(s, "add") || s->nopnd != 3 || s->pred >= 0) return NULL;
-  for (int k = 1; k <= 2; k++) {
-    const ptx_range *a = &s->opnd[k], *b = &s->opnd[3 - k];
-    if (a->hi - a->lo != 1 || b->hi - b->lo != 1 || s->toks[b->lo].kind != TK_NUMBER) continue;
-    const ptx_symbol *d = depot_reg(w, &s->toks[a->lo]);
-    if (!d) continue;
-    char num[32];
-    int len = s->toks[b->lo].len < 31 ? s->toks[b->lo].len : 31;
-    memcpy(num, s->toks[b->lo].text, (size_t)len);
-    num[len] = 0;
-    char *end;
-    *off = (int64_t)strtoll(num, &end, 0);
-    if (*end) continue; /* not a plain integer */
-    return d;
-  }
-  return NULL;
-}
-
 /* a plain integer token's value; 0 when it is not one */
 static int imm_of(const ptx_tok *t, int64_t *v) {
   if (t->kind != TK_NUMBER || t->len > 30) return 0;
@@ -133,13 +112,26 @@ static int imm_of(const ptx_tok *t, int64_t *v) {
   return !*end;
 }
 
+/* add R, BASE, imm (either order) with BASE a depot's base: the depot and
+ * the constant */
+static const ptx_symbol *depot_plus_imm(walker *w, const ptx_stmt *s, int64_t *off) {
+  if (!ptx_op_is(s, "add") || s->nopnd != 3 || s->pred >= 0) return NULL;
+  for (int k = 1; k <= 2; k++) {
+    const ptx_range *a = &s->opnd[k], *b = &s->opnd[3 - k];
+    if (a->hi - a->lo != 1 || b->hi - b->lo != 1 || !imm_of(&s->toks[b->lo], off)) continue;
+    const ptx_symbol *d = depot_reg(w, &s->toks[a->lo]);
+    if (d) return d;
+  }
+  return NULL;
+}
+
 /* The constants a function adds to an array's start tell whether the start
  * is one: [R+d] or add R2, R, d with R = depot + off reaching below off or
  * to the next start is a field of a struct, an element of an array of
  * structs, or a pointer into the middle of an array, not an array of its
  * own. A depot with any such use keeps its whole bounds (all its arrays
  * are dropped). Registers defined once only; a register's displacement
- * from its array is followed through add R2, R, imm. */
+ * from its array is followed through add R2, R, imm, mov and cvta. */
 static void drop_conflicts(walker *w) {
   ptx_fn *fn = w->fn;
   if (!w->narr) return;
@@ -149,10 +141,16 @@ static void drop_conflicts(walker *w) {
   for (int pass = 0; pass < 4; pass++)
     for (int i = 0; i < fn->nst; i++) {
       const ptx_stmt *s = fn->st[i];
-      if (s->kind != ST_INSN || !ptx_op_is(s, "add") || s->nopnd != 3 || s->pred >= 0 || fn->stmt_def0[i] >= fn->ndef)
-        continue;
+      if (s->kind != ST_INSN || s->pred >= 0 || fn->stmt_def0[i] >= fn->ndef) continue;
       int r = fn->def[fn->stmt_def0[i]].reg;
       if (r < 0 || fn->reg_ndefs[r] != 1 || arr_of[r]) continue;
+      if ((ptx_op_is(s, "mov") || ptx_op_is(s, "cvta")) && s->nopnd == 2 && s->opnd[1].hi - s->opnd[1].lo == 1) {
+        /* a copy, or the same address made generic: the same displacement */
+        int q = ptx_tok_reg(fn, &s->toks[s->opnd[1].lo]);
+        if (q >= 0 && arr_of[q]) arr_of[r] = arr_of[q], disp[r] = disp[q];
+        continue;
+      }
+      if (!ptx_op_is(s, "add") || s->nopnd != 3) continue;
       int64_t off;
       const ptx_symbol *d = depot_plus_imm(w, s, &off);
       if (d) {
@@ -216,36 +214,39 @@ static void drop_conflicts(walker *w) {
  * from them */
 static void find_frame_arrays(walker *w) {
   ptx_fn *fn = w->fn;
+  /* grown to a fixed point: a register gets a depot once every one of its
+   * definitions is a mov of the depot or a mov or cvta.local of a register
+   * that has it (so a register with any other definition never does) */
   w->depot_of = calloc((size_t)fn->regs.n + 1, sizeof *w->depot_of);
-  uint8_t *bad = calloc((size_t)fn->regs.n + 1, 1);
-  for (int pass = 0; pass < 3; pass++)
+  const ptx_symbol **cand = calloc((size_t)fn->regs.n + 1, sizeof *cand);
+  uint8_t *fail = calloc((size_t)fn->regs.n + 1, 1);
+  for (int changed = 1; changed;) {
+    changed = 0;
+    memset(cand, 0, (size_t)(fn->regs.n + 1) * sizeof *cand);
+    memset(fail, 0, (size_t)fn->regs.n + 1);
     for (int d = 0; d < fn->ndef; d++) {
       int r = fn->def[d].reg;
-      if (bad[r]) continue;
+      if (w->depot_of[r] || fail[r]) continue;
       const ptx_stmt *s = fn->st[fn->def[d].stmt];
       const ptx_symbol *got = NULL;
       if (s->nopnd == 2 && s->pred < 0 && s->opnd[1].hi - s->opnd[1].lo == 1) {
         const ptx_tok *o1 = &s->toks[s->opnd[1].lo];
         if (ptx_op_is(s, "mov")) {
           ptx_symbol *sym = symbol_of(fn, o1);
-          if (sym && sym->space == GSAN_SPACE_LOCAL && !strncmp(sym->name, "__local_depot", 13) && sym->size)
-            got = sym;
-          else
-            got = depot_reg(w, o1);
+          if (sym && sym->space == GSAN_SPACE_LOCAL && !strncmp(sym->name, "__local_depot", 13) && sym->size) got = sym;
+          else got = depot_reg(w, o1);
         } else if (ptx_op_is(s, "cvta") && ptx_op_has(s, ".local") && !ptx_op_has(s, ".to")) {
           got = depot_reg(w, o1);
         }
       }
-      if (!got) {
-        if (pass == 2 || (s->kind == ST_INSN && !ptx_op_is(s, "mov") && !ptx_op_is(s, "cvta"))) bad[r] = 1;
-        continue;
-      }
-      if (w->depot_of[r] && w->depot_of[r] != got) bad[r] = 1;
-      else w->depot_of[r] = got;
+      if (!got || (cand[r] && cand[r] != got)) fail[r] = 1;
+      else cand[r] = got;
     }
-  for (int r = 0; r < fn->regs.n; r++)
-    if (bad[r]) w->depot_of[r] = NULL;
-  free(bad);
+    for (int r = 0; r < fn->regs.n; r++)
+      if (!w->depot_of[r] && !fail[r] && cand[r]) w->depot_of[r] = cand[r], changed = 1;
+  }
+  free(cand);
+  free(fail);
   for (int i = 0; i < fn->nst; i++) {
     const ptx_stmt *s = fn->st[i];
     int64_t off;
