@@ -111,7 +111,7 @@ static entry *find(const keyer *k, uint32_t h) {
   return NULL;
 }
 
-qres scan_cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, uint64_t *, bool retry), int tier) {
+qres scan_cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, uint64_t *), int tier) {
   keyer k;
   make_key(q, &k);
   uint32_t h = hash_of(k.b.s, k.b.n);
@@ -121,7 +121,7 @@ qres scan_cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_quer
     C.hits++;
     return e->res;
   }
-  qres res = decide(q, values, e != NULL);
+  qres res = decide(q, values);
   if (e) { /* an unknown asked again with more effort */
     e->res = res;
     e->tier = tier;

@@ -8,10 +8,9 @@
  * turns it into an unknown that names why. An access reached in several
  * launches gets the worst verdict over them.
  * Two passes share the run's solver budget: every question is first asked
- * all but its exact unbounded search (intervals, the relaxation, small
- * witnesses), and only those it leaves unanswered get that search, so that
- * a few hard questions early in a file cannot spend the budget the many
- * easy ones after them need. */
+ * with an eighth of the usual effort, and only those it leaves unanswered
+ * are asked again with the whole of it, so that a few hard questions early
+ * in a file cannot spend the budget the many easy ones after them need. */
 #include "scan_solve.h"
 
 #include <stdlib.h>
@@ -112,18 +111,13 @@ static struct {
 /* intervals, then the relaxation, prove most safe accesses; a violation is
    looked for among small inputs first (fast, and a readable witness), then
    anywhere (wrap-around needs large values) */
-/* the pass (scan_check_all): 0 asks all but the exact search, 1 all */
+/* the pass (scan_check_all): 0 asks with an eighth of the effort, 1 with all */
 static int tier;
+static uint64_t lim(uint64_t r) { return tier ? r : r / 8; }
 
-static qres decide_new(scan_query *q, uint64_t *values, bool retry) {
+static qres decide_new(scan_query *q, uint64_t *values) {
   S.questions++;
   double t0 = now();
-  if (retry) { /* the first pass tried the rest: only the exact search is left */
-    qres res = scan_z3_check(q, scan_main_options.rlimit, values);
-    S.exact++;
-    S.t_exact += now() - t0;
-    return res;
-  }
   range_ctx *r = scan_range_new(q);
   bool safe = scan_range_safe(r, q);
   double t1 = now();
@@ -132,7 +126,7 @@ static qres decide_new(scan_query *q, uint64_t *values, bool retry) {
     S.by_range++;
     return Q_UNSAT;
   }
-  qres rr = scan_relax_check(r, q, scan_main_options.rlimit / 4);
+  qres rr = scan_relax_check(r, q, lim(scan_main_options.rlimit / 4));
   double t2 = now();
   S.t_relax += t2 - t1;
   if (rr == Q_UNSAT) {
@@ -144,8 +138,8 @@ static qres decide_new(scan_query *q, uint64_t *values, bool retry) {
   for (int i = 0; i < 2; i++) {
     bound_vars(q, bounds[i]);
     range_ctx *rb = scan_range_new(q);
-    bool sat = !scan_range_safe(rb, q) && scan_relax_check(rb, q, scan_main_options.rlimit / 8) != Q_UNSAT &&
-               scan_z3_check(q, scan_main_options.rlimit / 4, values) == Q_SAT;
+    bool sat = !scan_range_safe(rb, q) && scan_relax_check(rb, q, lim(scan_main_options.rlimit / 8)) != Q_UNSAT &&
+               scan_z3_check(q, lim(scan_main_options.rlimit / 4), values) == Q_SAT;
     q->conj.n = n0;
     if (sat) {
       S.small++;
@@ -155,8 +149,7 @@ static qres decide_new(scan_query *q, uint64_t *values, bool retry) {
   }
   double t3 = now();
   S.t_small += t3 - t2;
-  if (!tier) return Q_UNKNOWN; /* the exact search waits for the second pass */
-  qres res = scan_z3_check(q, scan_main_options.rlimit, values);
+  qres res = scan_z3_check(q, lim(scan_main_options.rlimit), values);
   S.exact++;
   S.t_exact += now() - t3;
   return res;
