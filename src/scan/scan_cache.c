@@ -14,7 +14,6 @@ typedef struct entry {
   size_t len;
   uint32_t hash;
   qres res;
-  int tier;         /* the effort an unknown was answered with */
   uint64_t *values; /* by order of appearance */
   size_t nvals;
   struct entry *next;
@@ -111,23 +110,17 @@ static entry *find(const keyer *k, uint32_t h) {
   return NULL;
 }
 
-qres scan_cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, uint64_t *), int tier) {
+qres scan_cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, uint64_t *)) {
   keyer k;
   make_key(q, &k);
   uint32_t h = hash_of(k.b.s, k.b.n);
   entry *e = find(&k, h);
-  if (e && (e->res != Q_UNKNOWN || e->tier >= tier)) {
+  if (e) {
     for (size_t i = 0; i < e->nvals && i < k.order.n; i++) values[k.order.v[i]] = e->values[i];
     C.hits++;
     return e->res;
   }
   qres res = decide(q, values);
-  if (e) { /* an unknown asked again with more effort */
-    e->res = res;
-    e->tier = tier;
-    for (size_t i = 0; i < e->nvals && i < k.order.n; i++) e->values[i] = values[k.order.v[i]];
-    return res;
-  }
   if (2 * (C.n + 1) > C.cap) {
     size_t ncap = C.cap ? 2 * C.cap : 1024;
     entry **nb = scan_util_alloc(ncap * sizeof *nb);
@@ -145,7 +138,6 @@ qres scan_cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_quer
   e->len = k.b.n;
   e->hash = h;
   e->res = res;
-  e->tier = tier;
   e->nvals = k.order.n;
   e->values = scan_util_alloc((k.order.n + 1) * sizeof *e->values);
   for (size_t i = 0; i < k.order.n; i++) e->values[i] = values[k.order.v[i]];

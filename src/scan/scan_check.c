@@ -6,11 +6,7 @@
  * input, a launch dimension, a thread id, a loop counter or a value read
  * from memory (its own category); a variable the model could not compute
  * turns it into an unknown that names why. An access reached in several
- * launches gets the worst verdict over them.
- * Two passes share the run's solver budget: every question is first asked
- * with an eighth of the usual effort, and only those it leaves unanswered
- * are asked again with the whole of it, so that a few hard questions early
- * in a file cannot spend the budget the many easy ones after them need. */
+ * launches gets the worst verdict over them. */
 #include "scan_solve.h"
 
 #include <stdlib.h>
@@ -111,10 +107,6 @@ static struct {
 /* intervals, then the relaxation, prove most safe accesses; a violation is
    looked for among small inputs first (fast, and a readable witness), then
    anywhere (wrap-around needs large values) */
-/* the pass (scan_check_all): 0 asks with an eighth of the effort, 1 with all */
-static int tier;
-static uint64_t lim(uint64_t r) { return tier ? r : r / 8; }
-
 static qres decide_new(scan_query *q, uint64_t *values) {
   S.questions++;
   double t0 = now();
@@ -126,7 +118,7 @@ static qres decide_new(scan_query *q, uint64_t *values) {
     S.by_range++;
     return Q_UNSAT;
   }
-  qres rr = scan_relax_check(r, q, lim(scan_main_options.rlimit / 4));
+  qres rr = scan_relax_check(r, q, scan_main_options.rlimit / 4);
   double t2 = now();
   S.t_relax += t2 - t1;
   if (rr == Q_UNSAT) {
@@ -138,8 +130,8 @@ static qres decide_new(scan_query *q, uint64_t *values) {
   for (int i = 0; i < 2; i++) {
     bound_vars(q, bounds[i]);
     range_ctx *rb = scan_range_new(q);
-    bool sat = !scan_range_safe(rb, q) && scan_relax_check(rb, q, lim(scan_main_options.rlimit / 8)) != Q_UNSAT &&
-               scan_z3_check(q, lim(scan_main_options.rlimit / 4), values) == Q_SAT;
+    bool sat = !scan_range_safe(rb, q) && scan_relax_check(rb, q, scan_main_options.rlimit / 8) != Q_UNSAT &&
+               scan_z3_check(q, scan_main_options.rlimit / 4, values) == Q_SAT;
     q->conj.n = n0;
     if (sat) {
       S.small++;
@@ -149,17 +141,13 @@ static qres decide_new(scan_query *q, uint64_t *values) {
   }
   double t3 = now();
   S.t_small += t3 - t2;
-  qres res = scan_z3_check(q, lim(scan_main_options.rlimit), values);
+  qres res = scan_z3_check(q, scan_main_options.rlimit, values);
   S.exact++;
   S.t_exact += now() - t3;
   return res;
 }
 
-static qres decide(scan_query *q, uint64_t *values) { return scan_cache_decide(q, values, decide_new, tier); }
-
-/* the first pass's unanswered accesses and uses, asked again in the second */
-static VEC(const scan_access *) later_access;
-static VEC(const scan_use *) later_use;
+static qres decide(scan_query *q, uint64_t *values) { return scan_cache_decide(q, values, decide_new); }
 
 void scan_check_stats(FILE *out) {
   fprintf(out,
@@ -405,10 +393,6 @@ static void check_partition(const scan_access *a, site *s) {
   uint64_t *values = scan_util_alloc((scan_expr_var_count() + 1) * sizeof *values);
   qres res = decide(&q, values);
   if (res == Q_UNSAT) return;
-  if (res == Q_UNKNOWN && !tier) {
-    VEC_PUSH(later_access, a);
-    return;
-  }
   if (res == Q_UNKNOWN) {
     settle(s, unknown(a, timeout_why()));
     return;
@@ -471,10 +455,6 @@ static void check_access(const scan_access *a) {
   scan_check_query_build(&q, g, a->reach);
   uint64_t *values = scan_util_alloc((scan_expr_var_count() + 1) * sizeof *values);
   qres res = decide(&q, values);
-  if (res == Q_UNKNOWN && !tier) {
-    VEC_PUSH(later_access, a);
-    return;
-  }
   if (res == Q_UNKNOWN) {
     settle(s, unknown(a, timeout_why()));
     return;
@@ -524,10 +504,6 @@ static void check_use(const scan_use *u) {
   uint64_t *values = scan_util_alloc((scan_expr_var_count() + 1) * sizeof *values);
   qres res = decide(&q, values);
   if (res == Q_UNSAT) return;
-  if (res == Q_UNKNOWN && !tier) {
-    VEC_PUSH(later_use, u);
-    return;
-  }
   scan_region *r = scan_model_reg(u->region);
   const char *what = !strncmp(u->what, "freed again", 11)
                          ? scan_util_fmt("'%s' may be freed twice: %s", u->name, u->what)
@@ -545,13 +521,8 @@ static void check_use(const scan_use *u) {
 
 unsigned scan_check_all(void) {
   size_t before = sites.n;
-  later_access.n = later_use.n = 0;
-  tier = 0;
   for (size_t i = 0; i < scan_model_state.accesses.n; i++) check_access(&scan_model_state.accesses.v[i]);
   for (size_t i = 0; i < scan_model_state.uses.n; i++) check_use(&scan_model_state.uses.v[i]);
-  tier = 1;
-  for (size_t i = 0; i < later_access.n; i++) check_access(later_access.v[i]);
-  for (size_t i = 0; i < later_use.n; i++) check_use(later_use.v[i]);
   return (unsigned)(sites.n - before);
 }
 
@@ -559,7 +530,4 @@ void scan_check_reset(void) {
   memset(&Q, 0, sizeof Q);
   memset(&S, 0, sizeof S);
   memset(&sites, 0, sizeof sites);
-  memset(&later_access, 0, sizeof later_access);
-  memset(&later_use, 0, sizeof later_use);
-  tier = 0;
 }

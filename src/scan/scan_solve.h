@@ -55,10 +55,8 @@ uint64_t scan_z3_spent(void);
 void scan_z3_release(Z3_solver s);
 
 /* decide(q) through a cache of answers keyed by the question's structure
-   (scan_cache.c); values as decide gives them. tier: how much solver effort
-   decide spends (scan_check.c's passes); an unknown answered at a lower tier
-   is asked again */
-qres scan_cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, uint64_t *), int tier);
+   (scan_cache.c); values as decide gives them */
+qres scan_cache_decide(scan_query *q, uint64_t *values, qres (*decide)(scan_query *, uint64_t *));
 unsigned scan_cache_hits(void);
 /* scan_reset's share of each decider's tables */
 void scan_cache_reset(void);
