@@ -34,6 +34,7 @@ PATH=/usr/local/cuda/bin:$PATH
 make -s all >"$LOGDIR/make.log" 2>&1 || { echo "frame_arrays.sh: make failed (see $LOGDIR/make.log)" >&2; exit 1; }
 JOBS=$(nproc 2>/dev/null || echo 4)
 NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+[ "$NGPU" -ge 1 ] || { echo "frame_arrays.sh: needs a GPU (nvidia-smi finds none)" >&2; exit 1; }
 GSAN=$TOP/build/bin/gsan
 
 # 1. the suites through lit, every build with the option
@@ -149,6 +150,7 @@ local_checked() { sed -n 's/^ *local *[0-9]* *//p' "$1" | awk '{s += $1} END {pr
   done
   echo
   echo "Programs with more reports with the option than without: $gfp of $gn."
+  echo
   echo "## 3. Public programs (HeCBench)"
   echo
   pfp=0 pn=0
