@@ -31,10 +31,10 @@ RESULTS=${RESULTS:-docs/results/frame-arrays.md}
 W=$LOGDIR/work
 mkdir -p "$LOGDIR" "$W"
 PATH=/usr/local/cuda/bin:$PATH
-make -s all >"$LOGDIR/make.log" 2>&1 || { echo "frame_arrays.sh: make failed (see $LOGDIR/make.log)" >&2; exit 1; }
-JOBS=$(nproc 2>/dev/null || echo 4)
 NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 [ "$NGPU" -ge 1 ] || { echo "frame_arrays.sh: needs a GPU (nvidia-smi finds none)" >&2; exit 1; }
+make -s all >"$LOGDIR/make.log" 2>&1 || { echo "frame_arrays.sh: make failed (see $LOGDIR/make.log)" >&2; exit 1; }
+JOBS=$(nproc 2>/dev/null || echo 4)
 GSAN=$TOP/build/bin/gsan
 
 # 1. the suites through lit, every build with the option
