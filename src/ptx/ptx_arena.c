@@ -52,14 +52,19 @@ char *ptx_strndup(ptx_arena *a, const char *s, size_t n) {
   return p;
 }
 
+/* short texts (register names, operands: nearly all) are formatted once,
+ * on the stack, and copied; longer ones measured first */
 char *ptx_printf(ptx_arena *a, const char *fmt, ...) {
+  char small[128];
   va_list ap, ap2;
   va_start(ap, fmt);
   va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
+  if (n < 0) n = 0;
   char *p = ptx_alloc(a, (size_t)n + 1);
-  vsnprintf(p, (size_t)n + 1, fmt, ap2);
+  if ((size_t)n < sizeof small) memcpy(p, small, (size_t)n + 1);
+  else vsnprintf(p, (size_t)n + 1, fmt, ap2);
   va_end(ap2);
   return p;
 }

@@ -289,6 +289,43 @@ static int intersect(ptx_fn *fn, int a, int b) {
   return a;
 }
 
+/* dom_in/dom_out: a depth-first walk of the dominator tree (children listed
+ * by a counting pass over the reachable blocks), so that a dominance query
+ * is two comparisons instead of a climb up the tree */
+static void number_dominator_tree(ptx_fn *fn) {
+  int nb = fn->nblk;
+  int *start = calloc((size_t)nb + 1, sizeof *start), *kids = malloc((size_t)nb * sizeof *kids);
+  int *fill = malloc((size_t)nb * sizeof *fill), *stack = malloc((size_t)nb * sizeof *stack);
+  int *next = malloc((size_t)nb * sizeof *next);
+  for (int i = 1; i < fn->norder; i++) start[fn->b[fn->order[i]].idom + 1]++;
+  for (int k = 0; k < nb; k++) start[k + 1] += start[k];
+  for (int k = 0; k < nb; k++) fill[k] = start[k];
+  for (int i = 1; i < fn->norder; i++) {
+    int k = fn->order[i];
+    kids[fill[fn->b[k].idom]++] = k;
+  }
+  for (int k = 0; k < nb; k++) fn->b[k].dom_in = fn->b[k].dom_out = -1;
+  int t = 0, sp = 0;
+  if (fn->norder) {
+    stack[sp++] = 0;
+    next[0] = start[0];
+    fn->b[0].dom_in = t++;
+  }
+  while (sp) {
+    int k = stack[sp - 1];
+    if (next[k] < start[k + 1]) {
+      int c = kids[next[k]++];
+      fn->b[c].dom_in = t++;
+      next[c] = start[c];
+      stack[sp++] = c;
+    } else {
+      fn->b[k].dom_out = t++;
+      sp--;
+    }
+  }
+  free(start); free(kids); free(fill); free(stack); free(next);
+}
+
 static void compute_dominators(ptx_fn *fn) {
   for (int k = 0; k < fn->nblk; k++) fn->b[k].idom = -1;
   fn->b[0].idom = 0;
@@ -309,12 +346,12 @@ static void compute_dominators(ptx_fn *fn) {
     fn->b[k].depth = k == 0 ? 0 : fn->b[fn->b[k].idom].depth + 1;
   }
   fn->b[0].idom = -1;
+  number_dominator_tree(fn);
 }
 
 int ptx_dominates(const ptx_fn *fn, int a, int b) {
   if (fn->b[a].rpo < 0 || fn->b[b].rpo < 0) return 0;
-  while (b >= 0 && fn->b[b].depth > fn->b[a].depth) b = fn->b[b].idom;
-  return a == b;
+  return fn->b[a].dom_in <= fn->b[b].dom_in && fn->b[b].dom_out <= fn->b[a].dom_out;
 }
 
 int ptx_stmt_dominates(const ptx_fn *fn, int sa, int sb) {

@@ -49,6 +49,8 @@ typedef struct ptx_block {
   int rpo;              /* reverse postorder number, -1 unreachable */
   int idom;             /* immediate dominator block, -1 for entry/unreachable */
   int depth;            /* dominator tree depth */
+  int dom_in, dom_out;  /* entry and exit times of a walk of the dominator tree: a dominates b
+                         * when b's interval lies inside a's */
 } ptx_block;
 
 typedef struct ptx_def { int stmt, reg; } ptx_def;
