@@ -118,6 +118,9 @@ else
     verdict="NOT met: median $med s for $mb MB (target: under $TARGET_S s for >= 20 MB)"
 fi
 
+out_bytes=$(wc -c < "$DIR/big.gsan.ptx")
+out_ratio=$(awk -v o="$out_bytes" -v b="$bytes" 'BEGIN { printf "%.1f", o / b }')
+
 cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
 ncopies=$(grep -c '\.entry' "$BIG" || true)
 
@@ -141,6 +144,8 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "$table"
     echo
     echo "Target (under $TARGET_S s for >= 20 MB on one core): $verdict"
+    echo
+    echo "Output: $out_bytes bytes, ${out_ratio}x the input (target: at most 3x)"
     echo
     echo "Statistics (\`--stats\`, one instrumenting run):"
     echo
