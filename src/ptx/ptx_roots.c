@@ -73,18 +73,23 @@ static ptx_symbol *symbol_of(ptx_fn *fn, const ptx_tok *t) {
 
 static void walk_reg(walker *w, int stmt, const ptx_tok *t, rset *out);
 
+/* where array a ends: the next start of its depot, or the depot's end */
+static int64_t array_end(const walker *w, const frame_array *a) {
+  int64_t end = (int64_t)a->depot->size;
+  for (int i = 0; i < w->narr; i++)
+    if (w->arr[i].depot == a->depot && w->arr[i].off > a->off && w->arr[i].off < end) end = w->arr[i].off;
+  return end;
+}
+
 /* the array of depot d that starts at off, its symbol made on first use;
  * NULL when off is not one of the function's array starts */
 static ptx_symbol *frame_array_sym(walker *w, const ptx_symbol *d, int64_t off) {
   int k = -1;
-  int64_t end = (int64_t)d->size;
-  for (int i = 0; i < w->narr; i++) {
-    if (w->arr[i].depot != d) continue;
-    if (w->arr[i].off == off) k = i;
-    else if (w->arr[i].off > off && w->arr[i].off < end) end = w->arr[i].off;
-  }
+  for (int i = 0; i < w->narr; i++)
+    if (w->arr[i].depot == d && w->arr[i].off == off) k = i;
   if (k < 0) return NULL;
   if (!w->arr[k].sym) {
+    int64_t end = array_end(w, &w->arr[k]);
     ptx_symbol *v = ptx_alloc(w->fn->m->arena, sizeof *v);
     *v = *d;
     v->name = ptx_printf(w->fn->m->arena, "%s+%lld", d->name, (long long)off);
@@ -112,17 +117,21 @@ static int imm_of(const ptx_tok *t, int64_t *v) {
   return !*end;
 }
 
-/* add R, BASE, imm (either order) with BASE a depot's base: the depot and
- * the constant */
-static const ptx_symbol *depot_plus_imm(walker *w, const ptx_stmt *s, int64_t *off) {
-  if (!ptx_op_is(s, "add") || s->nopnd != 3 || s->pred >= 0) return NULL;
+/* add R, X, imm in either order: X's token and the immediate, or NULL */
+static const ptx_tok *plus_imm(const ptx_stmt *s, int64_t *imm) {
+  if (!ptx_op_is(s, "add") || s->nopnd != 3) return NULL;
   for (int k = 1; k <= 2; k++) {
     const ptx_range *a = &s->opnd[k], *b = &s->opnd[3 - k];
-    if (a->hi - a->lo != 1 || b->hi - b->lo != 1 || !imm_of(&s->toks[b->lo], off)) continue;
-    const ptx_symbol *d = depot_reg(w, &s->toks[a->lo]);
-    if (d) return d;
+    if (a->hi - a->lo == 1 && b->hi - b->lo == 1 && imm_of(&s->toks[b->lo], imm)) return &s->toks[a->lo];
   }
   return NULL;
+}
+
+/* an unpredicated add R, BASE, imm with BASE a depot's base: the depot and
+ * the constant */
+static const ptx_symbol *depot_plus_imm(walker *w, const ptx_stmt *s, int64_t *off) {
+  const ptx_tok *x = s->pred < 0 ? plus_imm(s, off) : NULL;
+  return x ? depot_reg(w, x) : NULL;
 }
 
 /* The constants a function adds to an array's start tell whether the start
@@ -150,50 +159,40 @@ static void drop_conflicts(walker *w) {
         if (q >= 0 && arr_of[q]) arr_of[r] = arr_of[q], disp[r] = disp[q];
         continue;
       }
-      if (!ptx_op_is(s, "add") || s->nopnd != 3) continue;
-      int64_t off;
-      const ptx_symbol *d = depot_plus_imm(w, s, &off);
-      if (d) {
+      int64_t v;
+      const ptx_tok *x = plus_imm(s, &v);
+      if (!x) continue;
+      const ptx_symbol *d = depot_reg(w, x);
+      if (d) { /* an array's start */
         for (int k = 0; k < w->narr; k++)
-          if (w->arr[k].depot == d && w->arr[k].off == off) arr_of[r] = k + 1;
+          if (w->arr[k].depot == d && w->arr[k].off == v) arr_of[r] = k + 1;
         continue;
       }
-      for (int k = 1; k <= 2; k++) {
-        const ptx_range *a = &s->opnd[k], *b = &s->opnd[3 - k];
-        int64_t v;
-        if (a->hi - a->lo != 1 || b->hi - b->lo != 1 || !imm_of(&s->toks[b->lo], &v)) continue;
-        int q = ptx_tok_reg(fn, &s->toks[a->lo]);
-        if (q < 0 || !arr_of[q]) continue;
-        arr_of[r] = arr_of[q];
-        disp[r] = disp[q] + v;
-        break;
-      }
+      int q = ptx_tok_reg(fn, x); /* further into an array */
+      if (q >= 0 && arr_of[q]) arr_of[r] = arr_of[q], disp[r] = disp[q] + v;
     }
-  /* every constant displacement an access or an add reaches */
+  /* every constant displacement an access ([R+d], [R+-d]) or an add reaches */
   for (int i = 0; i < fn->nst; i++) {
     const ptx_stmt *s = fn->st[i];
     if (s->kind != ST_INSN) continue;
-    for (int k = 0; k < s->nopnd; k++) {
-      const ptx_range *o = &s->opnd[k];
+    for (int k = -1; k < s->nopnd; k++) {
+      const ptx_range *o = k >= 0 ? &s->opnd[k] : NULL;
       int q = -1;
       int64_t d = 0;
-      if (ptx_tok_punct(&s->toks[o->lo], '[') && o->hi - o->lo >= 3) {
+      if (!o) { /* the instruction itself: add R2, R, d */
+        const ptx_tok *x = plus_imm(s, &d);
+        q = x ? ptx_tok_reg(fn, x) : -1;
+      } else if (ptx_tok_punct(&s->toks[o->lo], '[') && o->hi - o->lo >= 3) {
         q = ptx_tok_reg(fn, &s->toks[o->lo + 1]);
-        /* [R+d], [R+-d] */
         if (o->hi - o->lo >= 5 && ptx_tok_punct(&s->toks[o->lo + 2], '+')) {
           int neg = ptx_tok_punct(&s->toks[o->lo + 3], '-');
           if (imm_of(&s->toks[o->lo + 3 + neg], &d) && neg) d = -d;
         }
-      } else if (ptx_op_is(s, "add") && k >= 1 && o->hi - o->lo == 1 && s->nopnd == 3) {
-        q = ptx_tok_reg(fn, &s->toks[o->lo]);
-        if (!imm_of(&s->toks[s->opnd[3 - k].lo], &d)) q = -1;
       }
       if (q < 0 || !arr_of[q]) continue;
       const frame_array *a = &w->arr[arr_of[q] - 1];
-      int64_t at = a->off + disp[q] + d, end = (int64_t)a->depot->size;
-      for (int j = 0; j < w->narr; j++)
-        if (w->arr[j].depot == a->depot && w->arr[j].off > a->off && w->arr[j].off < end) end = w->arr[j].off;
-      if (at < a->off || at >= end) bad[arr_of[q] - 1] = 1;
+      int64_t at = a->off + disp[q] + d;
+      if (at < a->off || at >= array_end(w, a)) bad[arr_of[q] - 1] = 1;
     }
   }
   /* a depot with a conflict keeps its whole bounds */
