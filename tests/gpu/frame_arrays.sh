@@ -8,7 +8,8 @@
 #  2. every correct program of both built with -G (debug builds, where every
 #     local is an array of the frame), and the benchmark workloads
 #     (bench/workloads) at -g and -G, with and without the option, run under
-#     gsan run: the reports each prints;
+#     gsan run (the workloads once each: --reps 1 --warmup 0): the reports
+#     each prints;
 #  3. how many local checks the option bounded by an array (gsan ptx --stats);
 #  4. public programs with local arrays (tests/gpu/frame_arrays/public.txt,
 #     from HeCBench), each built by its own Makefile with gsan nvcc without and
@@ -61,8 +62,9 @@ for src in $(cat "$W/clean.list"); do for v in $(variants "$src"); do echo "$src
       >'"$W"'/$n.$v.build 2>&1 || echo "$n: $v build failed" >>'"$W"'/failed'
 for src in $(cat "$W/clean.list"); do for v in $(variants "$src"); do echo "$src $v"; done; done |
   xargs -P 8 -L 1 sh -c '
-    n=$(basename $0 .cu) v=$1
-    timeout 120 '"$GSAN"' run -- '"$W"'/$n.$v >'"$W"'/$n.$v.out 2>&1
+    n=$(basename $0 .cu) v=$1 args=
+    case $0 in bench/*) args="--reps 1 --warmup 0" ;; esac
+    timeout 120 '"$GSAN"' run -- '"$W"'/$n.$v $args >'"$W"'/$n.$v.out 2>&1
     echo "$n $v $? $(grep -c "ERROR: GPUSanitizer" '"$W"'/$n.$v.out)" >'"$W"'/$n.$v.res'
 cat "$W"/*.res 2>/dev/null | sort >"$LOGDIR/clean-G.txt"
 # 4. public programs
