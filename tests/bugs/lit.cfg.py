@@ -6,6 +6,7 @@
 # still builds every one of them.
 import glob
 import os
+import re
 import shutil
 import subprocess
 
@@ -18,7 +19,14 @@ config.suffixes = ['.cu', '.py']
 config.excludes = ['lit.cfg.py']
 config.test_source_root = HERE
 build = os.path.abspath(lit_config.params.get('build', os.path.join(HERE, '..', '..', 'build')))
-config.test_exec_root = os.path.join(build, 'bugs')
+# --param ptx_options=...: gsan ptx options for every gsan nvcc build (an
+# experiment over the whole suite, e.g. --frame-arrays: tests/gpu/frame_arrays.sh).
+# Such a run builds under a directory of its own (build/bugs.frame-arrays), so
+# that it can run beside the default one (tests/gpu/run.sh) without either
+# overwriting the other's programs or compiled-module cache.
+ptx_options = lit_config.params.get('ptx_options', '')
+variant = re.sub(r'[^A-Za-z0-9]+', '-', ptx_options).strip('-')
+config.test_exec_root = os.path.join(build, 'bugs' + ('.' + variant if variant else ''))
 
 
 def have_gpu():
@@ -58,11 +66,9 @@ config.substitutions.append(('%python', 'python3'))
 filecheck = shutil.which('FileCheck') or (glob.glob('/usr/lib/llvm-*/bin/FileCheck') or ['FileCheck'])[-1]
 config.substitutions.append(('%FileCheck', filecheck))
 config.environment['PATH'] = os.pathsep.join(['/usr/local/cuda/bin', os.environ.get('PATH', '')])
-config.environment['GSAN_CACHE'] = os.path.join(build, 'bugs', 'nvcc-cache')
-# --param ptx_options=...: gsan ptx options for every gsan nvcc build (an
-# experiment over the whole suite, e.g. --frame-arrays: tests/gpu/frame_arrays.sh)
-if lit_config.params.get('ptx_options'):
-    config.environment['GSAN_PTX_OPTIONS'] = lit_config.params['ptx_options']
+config.environment['GSAN_CACHE'] = os.path.join(config.test_exec_root, 'nvcc-cache')
+if ptx_options:
+    config.environment['GSAN_PTX_OPTIONS'] = ptx_options
 for var in ('LD_LIBRARY_PATH', 'HOME', 'CUDA_VISIBLE_DEVICES', 'TRITON_CACHE_DIR'):
     if var in os.environ:
         config.environment[var] = os.environ[var]

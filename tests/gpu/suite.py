@@ -12,7 +12,10 @@ def setup(lit_config, config, here, name, excludes=()):
     lit_config.load_config(config, os.path.join(GPU, '..', 'bugs', 'lit.cfg.py'))
     config.name = 'gsan-' + name
     config.test_source_root = here
-    config.test_exec_root = os.path.join(os.path.dirname(config.test_exec_root), name)
+    # build/<name>, or build/<name>.<variant> beside build/bugs.<variant> (ptx_options)
+    bugs_root = config.test_exec_root
+    config.test_exec_root = os.path.join(os.path.dirname(bugs_root),
+                                         name + os.path.basename(bugs_root)[len('bugs'):])
     config.excludes = ['lit.cfg.py'] + list(excludes)
     config.suffixes = ['.cu']
     config.substitutions.append(('%tools', os.path.join(GPU, '..', 'tools')))
