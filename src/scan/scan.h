@@ -168,8 +168,10 @@ typedef struct {
   const sx *freed;       /* condition under which it has been freed so far; NULL: never */
   scan_loc free_site;
   int ctx;               /* launch context for per-launch arrays, else -1 */
-  bool has_vals;         /* a const array of integer constants: every element */
+  bool has_vals;         /* an array of integer constants nothing writes (scan_tables.c): every element */
   int64_t lo, hi;        /* lies in [lo, hi] */
+  const int64_t *vals;   /* and, for a short one, the elements: nvals of elsize bytes */
+  uint32_t nvals, elsize;
 } scan_region;
 
 /* a logical partition of a shared or local array: a pointer variable carved

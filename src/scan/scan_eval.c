@@ -197,6 +197,9 @@ bool scan_eval_val_same(val a, val b) {
 
 val scan_eval_val_merge(const sx *c, val a, val b, scan_loc at) {
   if (scan_eval_val_same(a, b)) return a;
+  /* a condition the build fixes (sizeof(real) == sizeof(double) in a template) */
+  if (scan_expr_is_false(c)) return b;
+  if (scan_expr_is_false(scan_expr_not(c))) return a;
   if (a.k == V_INT && b.k == V_INT && a.e->w == b.e->w) return scan_eval_val_int(scan_expr_ite(c, a.e, b.e));
   if (a.k == V_PTR && b.k == V_PTR && a.region == b.region && a.part == b.part) {
     val r = a;
@@ -517,13 +520,8 @@ val scan_eval_lval_load(interp *I, const lval *lv, CXCursor at) {
     if (t.k == CT_ARRAY) return lv->ptr;
     scan_eval_record_access(I, lv->ptr, scan_front_ctype_size(lv->type), AK_READ, at, NULL);
     scan_region *r = lv->ptr.k == V_PTR && lv->ptr.region >= 0 ? scan_model_reg(lv->ptr.region) : NULL;
-    if (r && r->has_vals && t.k == CT_INT && t.w >= 8) {
-      /* an element of a const array of constants: a value in its range */
-      const sx *v = scan_expr_opaque(t.w, t.sgn, loc, scan_util_fmt("the value is an element of the constant array '%s'", r->name));
-      sx_op le = t.sgn ? SX_SLE : SX_ULE;
-      scan_expr_var_fact((int)v->k, scan_expr_and(scan_expr_bin(le, scan_expr_const(t.w, (uint64_t)r->lo), v), scan_expr_bin(le, v, scan_expr_const(t.w, (uint64_t)r->hi))));
-      return scan_eval_val_int(v);
-    }
+    /* an element of an array of constants nothing writes: its value, or its range */
+    if (r && r->has_vals && t.k == CT_INT && t.w >= 8) return scan_eval_val_int(scan_tables_read(r, lv->ptr.e, t, loc));
     if (I->device) return scan_eval_val_fresh(lv->type, VK_LOADED, scan_front_cursor_text(at), loc, NULL);
     return scan_eval_val_opaque(lv->type, loc, "the value is read from host memory");
   }
@@ -775,6 +773,26 @@ static val eval_unary(interp *I, CXCursor e) {
   }
 }
 
+/* the address an array expression decays to: a variable's, an element's, or
+   either of two (fp64 ? table_dp : table_sp, an lvalue of array type) */
+static val array_address(interp *I, CXCursor e) {
+  CXCursor x = scan_front_cursor_strip(e), *k;
+  if (cursor_kind(x) == CXCursor_ConditionalOperator && scan_front_cursor_children(x, &k) == 3) {
+    scan_loc loc = scan_front_cursor_loc(x);
+    const sx *c = scan_eval_val_cond(scan_eval_expr(I, k[0]), loc), *ra, *rb, *r0 = I->reach;
+    I->reach = scan_expr_and(r0, c);
+    val a = array_address(I, k[1]);
+    ra = I->reach;
+    I->reach = scan_expr_and(r0, scan_expr_not(c));
+    val b = array_address(I, k[2]);
+    rb = I->reach;
+    I->reach = scan_expr_or(ra, rb);
+    return scan_eval_val_merge(c, a, b, loc);
+  }
+  lval lv = scan_eval_lval(I, e);
+  return lv.k == LV_VAR ? scan_eval_lval_load(I, &lv, e) : scan_eval_lval_address(I, &lv);
+}
+
 static val eval_conditional(interp *I, CXCursor e) {
   CXCursor *k;
   int n = scan_front_cursor_children(e, &k);
@@ -991,10 +1009,7 @@ static val eval_node(interp *I, CXCursor e) {
   case CXCursor_UnexposedExpr:
     if (n == 1) {
       ctype ct = scan_front_ctype(t), cc = scan_front_ctype(cursor_type(k[0]));
-      if (ct.k == CT_PTR && cc.k == CT_ARRAY) {
-        lval lv = scan_eval_lval(I, k[0]);
-        return lv.k == LV_VAR ? scan_eval_lval_load(I, &lv, k[0]) : scan_eval_lval_address(I, &lv);
-      }
+      if (ct.k == CT_PTR && cc.k == CT_ARRAY) return array_address(I, k[0]);
       return eval_cast(I, e, k[0]);
     }
     if (const_eval(e, &v)) return v; /* a default argument */

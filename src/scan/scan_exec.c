@@ -663,31 +663,6 @@ static void exec_break(interp *I, bool is_break) {
 }
 
 /* ---- declarations ---- */
-/* an array of integer constants that cannot change (const int rev[] =
-   {0, 4, 2, 6}): the range of its elements, for the values read from it */
-static void const_values(CXCursor d, scan_region *r) {
-  CXType at = clang_getCursorType(d), el = clang_getArrayElementType(at);
-  CXCursor init = scan_front_cursor_strip(clang_Cursor_getVarDeclInitializer(d));
-  CXCursor *k;
-  int n = !null(init) && kind(init) == CXCursor_InitListExpr ? scan_front_cursor_children(init, &k) : 0;
-  if (!(clang_isConstQualifiedType(el) || clang_isConstQualifiedType(at)) || scan_front_ctype(el).k != CT_INT || n <= 0) return;
-  int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for (int i = 0; i < n; i++) {
-    CXEvalResult e = clang_Cursor_Evaluate(k[i]);
-    bool ok = e && clang_EvalResult_getKind(e) == CXEval_Int;
-    int64_t v = ok ? (int64_t)clang_EvalResult_getAsLongLong(e) : 0;
-    if (e) clang_EvalResult_dispose(e);
-    if (!ok) return;
-    lo = v < lo ? v : lo;
-    hi = v > hi ? v : hi;
-  }
-  /* elements the list leaves out are zero */
-  if ((uint64_t)n * scan_front_ctype_size(el) < scan_front_ctype_size(clang_getCursorType(d))) lo = lo > 0 ? 0 : lo, hi = hi < 0 ? 0 : hi;
-  r->has_vals = true;
-  r->lo = lo;
-  r->hi = hi;
-}
-
 void scan_exec_declare_var(interp *I, CXCursor d) {
   CXType t = clang_getCursorType(d);
   ctype c = scan_front_ctype(t);
@@ -705,7 +680,7 @@ void scan_exec_declare_var(interp *I, CXCursor d) {
                        sz ? scan_expr_const(64, sz) : scan_expr_opaque(64, false, loc, scan_util_fmt("the size of '%s' is not a constant", scan_front_cursor_name(d))),
                        sz ? scan_util_fmt("%llu", (unsigned long long)sz) : NULL);
     }
-    const_values(d, scan_model_reg(r));
+    scan_tables_values(d, scan_model_reg(r));
     scan_env_put(I->env, fr, d, scan_eval_val_ptr(r, scan_expr_const(64, 0)));
     return;
   }

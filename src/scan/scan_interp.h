@@ -152,6 +152,15 @@ void scan_exec_declare_var(interp *I, CXCursor decl);
 /* the variables a statement may change (syntactically), for loops */
 void scan_exec_modified_vars(CXCursor s, cursor_vec *out);
 
+/* ---- arrays of constants nothing writes (scan_tables.c) ---- */
+/* declaration D's array, region R: its elements' range (and the elements of a
+   short one) when its initializer lists integer constants and nothing writes it */
+void scan_tables_values(CXCursor d, scan_region *r);
+/* an element of type T read at byte offset OFF (64-bit) of R (has_vals):
+   the exact value for a short table read by its element type, else an opaque
+   value in [lo, hi] whose reason names the array */
+const sx *scan_tables_read(const scan_region *r, const sx *off, ctype t, scan_loc loc);
+
 /* ---- known functions (scan_host.c, scan_device.c) ---- */
 /* handles a call to a function the model knows by name; false if it does not */
 bool scan_host_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out);
