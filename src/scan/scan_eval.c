@@ -521,7 +521,7 @@ val scan_eval_lval_load(interp *I, const lval *lv, CXCursor at) {
     scan_eval_record_access(I, lv->ptr, scan_front_ctype_size(lv->type), AK_READ, at, NULL);
     scan_region *r = lv->ptr.k == V_PTR && lv->ptr.region >= 0 ? scan_model_reg(lv->ptr.region) : NULL;
     /* an element of an array of constants nothing writes: its value, or its range */
-    if (r && r->has_vals && t.k == CT_INT && t.w >= 8) return scan_eval_val_int(scan_tables_read(r, lv->ptr.e, t, loc));
+    if (r && r->has_vals && t.k == CT_INT && t.w == r->elsize * 8) return scan_eval_val_int(scan_tables_read(r, lv->ptr.e, t, loc));
     if (I->device) return scan_eval_val_fresh(lv->type, VK_LOADED, scan_front_cursor_text(at), loc, NULL);
     return scan_eval_val_opaque(lv->type, loc, "the value is read from host memory");
   }

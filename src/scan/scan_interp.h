@@ -156,9 +156,9 @@ void scan_exec_modified_vars(CXCursor s, cursor_vec *out);
 /* declaration D's array, region R: its elements' range (and the elements of a
    short one) when its initializer lists integer constants and nothing writes it */
 void scan_tables_values(CXCursor d, scan_region *r);
-/* an element of type T read at byte offset OFF (64-bit) of R (has_vals):
-   the exact value for a short table read by its element type, else an opaque
-   value in [lo, hi] whose reason names the array */
+/* an element of type T (R's element type) read at byte offset OFF (64-bit)
+   of R (has_vals): the exact value for a short table, else an opaque value
+   in [lo, hi] whose reason names the array */
 const sx *scan_tables_read(const scan_region *r, const sx *off, ctype t, scan_loc loc);
 
 /* ---- known functions (scan_host.c, scan_device.c) ---- */

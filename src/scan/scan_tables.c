@@ -16,8 +16,9 @@
  * from its start, is the exact value: ite(OFF == 0, t[0], ite(OFF == w,
  * t[1], ...)) for up to TABLE_EXACT elements (the read itself is checked as
  * an access, so an offset outside the array is reported there; the value
- * after it is the last element's). A longer table, or a read by another
- * type, gives a value between the least and the greatest element. */
+ * after it is the last element's). A longer table gives a value between
+ * the least and the greatest element. A read by another type (through a
+ * cast pointer) gets neither: it is a value read from memory. */
 #include "scan_interp.h"
 
 enum { TABLE_EXACT = 64, TABLE_KEEP = 4096 };
@@ -199,17 +200,17 @@ void scan_tables_values(CXCursor d, scan_region *r) {
   r->has_vals = true;
   r->lo = lo;
   r->hi = hi;
+  r->elsize = (uint32_t)elsize;
   if (count <= TABLE_EXACT && count >= (uint64_t)n) {
     int64_t *all = scan_util_alloc((size_t)count * sizeof *all);
     memcpy(all, v, (size_t)n * sizeof *v);
     r->vals = all;
     r->nvals = (uint32_t)count;
-    r->elsize = (uint32_t)elsize;
   }
 }
 
 const sx *scan_tables_read(const scan_region *r, const sx *off, ctype t, scan_loc loc) {
-  if (r->nvals && t.w == r->elsize * 8) {
+  if (r->nvals) {
     const sx *v = scan_expr_const(t.w, (uint64_t)r->vals[r->nvals - 1]);
     for (uint32_t i = r->nvals - 1; i-- > 0;)
       v = scan_expr_ite(scan_expr_bin(SX_EQ, off, scan_expr_const(64, (uint64_t)i * r->elsize)),

@@ -2,7 +2,8 @@
 // no value to its reads, whichever way the write is spelt: an element
 // assigned, incremented or added to, through a pointer to the array or to an
 // element, through a reference, by a range-for over references, by memcpy, by
-// a function it is passed to. Each size below can be anything, so each
+// a function it is passed to; and a const table read as bytes through a
+// cast pointer is not read as its elements (a byte of 256 is not 256). Each size below can be anything, so each
 // cudaMemset of that many floats into 512 stays an unknown that says where
 // the value came from, never proved in bounds; only `fixed`, which nothing
 // writes, gives its values (and its memset is proved).
@@ -44,6 +45,8 @@ int main(int argc, char **argv) {
   memcpy(by_memcpy, src, sizeof by_memcpy);
   int by_call[2] = {128, 256};
   set_from_env(by_call);
+  const int by_bytes[2] = {256, 512};
+  const unsigned char *b = (const unsigned char *)by_bytes;
   cudaMemset(d, 0, fixed[c] * sizeof(float));
   // CHECK: size_table_written.cu:[[@LINE+1]]:14: remark: cannot decide whether the set of 'd' by cudaMemset stays in bounds: the value is read from host memory (line [[@LINE+1]])
   cudaMemset(d, 0, assigned[c] * sizeof(float));
@@ -63,9 +66,11 @@ int main(int argc, char **argv) {
   cudaMemset(d, 0, by_memcpy[c] * sizeof(float));
   // CHECK: size_table_written.cu:[[@LINE+1]]:14: remark: cannot decide {{.*}} host memory (line [[@LINE+1]])
   cudaMemset(d, 0, by_call[c] * sizeof(float));
+  // CHECK: size_table_written.cu:[[@LINE+1]]:14: remark: cannot decide {{.*}} host memory (line [[@LINE+1]])
+  cudaMemset(d, 0, b[c] * 4 * sizeof(float));
   cudaFree(d);
   return 0;
 }
 // CHECK-NOT: warning:
 // CHECK-NOT: remark:
-// CHECK: gsan scan: 0 findings, 9 unknown in
+// CHECK: gsan scan: 0 findings, 10 unknown in
