@@ -355,6 +355,7 @@ static lval global_var(interp *I, CXCursor d, CXType t) {
     if (!b) {
       int r = scan_model_region(dev ? RG_GLOBALVAR : RG_HOSTVAR, scan_front_cursor_name(d), loc, scan_expr_const(64, scan_front_ctype_size(t)),
                            scan_util_fmt("%llu", (unsigned long long)scan_front_ctype_size(t)));
+      scan_tables_values(d, scan_model_reg(r));
       scan_env_put(I->env, 0, d, scan_eval_val_ptr(r, scan_expr_const(64, 0)));
       b = scan_env_get(I->env, 0, d);
     }
@@ -375,7 +376,7 @@ static lval global_var(interp *I, CXCursor d, CXType t) {
   if (!scan_env_get(I->env, 0, d)) {
     val v;
     CXCursor init = clang_Cursor_getVarDeclInitializer(d);
-    if (!(clang_isConstQualifiedType(t) && !clang_Cursor_isNull(init) && const_eval(init, &v)))
+    if (!((clang_isConstQualifiedType(t) || scan_tables_fixed_scalar(d)) && !clang_Cursor_isNull(init) && const_eval(init, &v)))
       v = scan_eval_val_opaque(t, loc, scan_util_fmt("'%s' is a global variable whose value is not known here", scan_front_cursor_name(d)));
     scan_env_put(I->env, 0, d, v);
   }

@@ -156,6 +156,10 @@ void scan_exec_modified_vars(CXCursor s, cursor_vec *out);
 /* declaration D's array, region R: its elements' range (and the elements of a
    short one) when its initializer lists integer constants and nothing writes it */
 void scan_tables_values(CXCursor d, scan_region *r);
+/* global integer D (a host variable) is never written and has a constant
+   initializer: its value is that constant */
+bool scan_tables_fixed_scalar(CXCursor d);
+void scan_tables_reset(void);
 /* an element of type T (R's element type) read at byte offset OFF (64-bit)
    of R (has_vals): the exact value for a short table, else an opaque value
    in [lo, hi] whose reason names the array */

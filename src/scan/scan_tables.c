@@ -1,6 +1,7 @@
 /* scan_tables.c: arrays of integer constants that the program only reads
  * (a size table, `int probSizes[4] = {24, 32, 40, 48}`; a bit reversal,
- * `const int rev[] = {0, 4, 2, 6}`): the value a read gives.
+ * `const int rev[] = {0, 4, 2, 6}`; a `__constant__ int mask = 15;`, a table
+ * of one): the value a read gives.
  *
  * An array qualifies when its initializer is a list of integer constants and
  * nothing writes it: it is const, or it is a local whose every use in its
@@ -10,7 +11,13 @@
  * assigned, incremented, bound to a reference, its address taken, the array
  * passed to a call, a pointer to it moved by arithmetic) keeps it out. The
  * check is syntactic and ignores order, so a write anywhere in the function
- * keeps the table out even where it comes after every read.
+ * keeps the table out even where it comes after every read. A global (array
+ * or integer) qualifies by the same rules over its unit's own code (one walk
+ * per unit finds every global it writes; a scalar must be read as a value,
+ * and a call that writes a device symbol, cudaMemcpyToSymbol, writes it)
+ * when no other unit can write it: it is static, in an unnamed namespace, or
+ * a __constant__ or __device__ variable (a device symbol is its unit's unless
+ * the program links device code across units, -rdc, which is not modelled).
  *
  * A read of a qualifying array by its element type, at a byte offset OFF
  * from its start, is the exact value: ite(OFF == 0, t[0], ite(OFF == w,
@@ -102,33 +109,50 @@ static CXCursor alias_target(const walk *w, size_t i) {
   return target;
 }
 
-/* a reference to w->decl at the top of the stack */
-static void use(walk *w, bool is_array) {
-  size_t i = w->n - 1, below, p = up(w, i, &below);
-  if (in_sizeof(w)) return;
-  if (p == (size_t)-1) goto written;
-  CXCursor a = w->v[p];
-  /* t[j] read, t the base */
-  if (kind(a) == CXCursor_ArraySubscriptExpr && first_child_is(a, w->v[below]) && element_read(w, p)) return;
-  if (!is_array && kind(a) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(a) == CXBinaryOperator_Assign &&
-      first_child_is(a, w->v[below]))
-    return; /* the pointer given a new value */
-  if (is_array) {
-    CXCursor t = alias_target(w, i);
-    if (!null(t)) {
-      for (size_t k = 0; k < w->aliases.n; k++)
-        if (clang_equalCursors(w->aliases.v[k], t)) return;
-      VEC_PUSH(w->aliases, t);
-      return;
+/* inside a call that writes a device symbol (cudaMemcpyToSymbol(sym, ...),
+   cudaGetSymbolAddress(&p, sym)), which takes it by reference */
+static bool in_symbol_call(const walk *w) {
+  for (size_t i = 0; i < w->n; i++)
+    if (kind(w->v[i]) == CXCursor_CallExpr) {
+      const char *f = scan_front_cursor_name(w->v[i]);
+      if (f && strstr(f, "Symbol") && !strstr(f, "FromSymbol")) return true;
     }
+  return false;
+}
+
+typedef enum { U_ARRAY, U_SCALAR, U_POINTER } use_of;
+typedef enum { USE_READ, USE_ALIAS, USE_WRITE } use_kind;
+
+/* what the reference to w->decl at the top of the stack does with it; for
+   USE_ALIAS, *alias is the local pointer the array's address is given to */
+static use_kind classify(const walk *w, use_of what, CXCursor *alias) {
+  size_t i = w->n - 1, below, p = up(w, i, &below);
+  if (in_sizeof(w)) return USE_READ;
+  if (p == (size_t)-1 || in_symbol_call(w)) return USE_WRITE;
+  CXCursor a = w->v[p];
+  /* a scalar read as a value: below an implicit conversion (lvalue to rvalue) */
+  if (what == U_SCALAR) return element_read(w, i) ? USE_READ : USE_WRITE;
+  /* t[j] read, t the base */
+  if (kind(a) == CXCursor_ArraySubscriptExpr && first_child_is(a, w->v[below]) && element_read(w, p)) return USE_READ;
+  if (what == U_POINTER && kind(a) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(a) == CXBinaryOperator_Assign &&
+      first_child_is(a, w->v[below]))
+    return USE_READ; /* the pointer given a new value */
+  if (what == U_ARRAY) {
+    *alias = alias_target(w, i);
+    if (!null(*alias)) return USE_ALIAS;
   }
-written:
-  w->written = true;
+  return USE_WRITE;
+}
+
+static void add_alias(walk *w, CXCursor t) {
+  for (size_t k = 0; k < w->aliases.n; k++)
+    if (clang_equalCursors(w->aliases.v[k], t)) return;
+  VEC_PUSH(w->aliases, t);
 }
 
 typedef struct {
   walk *w;
-  bool is_array;
+  use_of what;
 } visit_ctx;
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data) {
@@ -137,40 +161,140 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
   walk *w = x->w;
   if (w->written) return CXChildVisit_Break;
   push(w, c);
-  if (kind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), w->decl)) use(w, x->is_array);
+  if (kind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), w->decl)) {
+    CXCursor t = clang_getNullCursor();
+    use_kind u = classify(w, x->what, &t);
+    if (u == USE_WRITE) w->written = true;
+    if (u == USE_ALIAS) add_alias(w, t);
+  }
   clang_visitChildren(c, visit, data);
   w->n--;
   return w->written ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-/* nothing in FN writes through DECL (an array, or a pointer to one) */
-static bool read_only_in(CXCursor fn, CXCursor decl, bool is_array, cursor_vec *aliases) {
+/* nothing in FN writes through DECL (an array, a scalar, or a pointer to an array) */
+static bool read_only_in(CXCursor fn, CXCursor decl, use_of what, cursor_vec *aliases) {
   walk w = {.decl = decl};
-  visit_ctx x = {&w, is_array};
+  visit_ctx x = {&w, what};
   push(&w, fn);
   clang_visitChildren(fn, visit, &x);
   if (aliases) *aliases = w.aliases;
   return !w.written;
 }
 
+static bool is_function(CXCursor c) {
+  enum CXCursorKind k = kind(c);
+  return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
+         k == CXCursor_Constructor || k == CXCursor_Destructor;
+}
+
+/* the local pointers an array's address was given to only read through it */
+static bool aliases_read_only(cursor_vec *aliases, CXType el) {
+  CXType et = clang_getCanonicalType(el);
+  for (size_t i = 0; i < aliases->n; i++) {
+    /* the pointer's type must read the array's elements as they are */
+    CXType pt = clang_getCanonicalType(clang_getPointeeType(clang_getCursorType(aliases->v[i])));
+    if (scan_front_ctype_size(pt) != scan_front_ctype_size(et) || scan_front_ctype(pt).k != CT_INT) return false;
+    CXCursor fn = clang_getCursorSemanticParent(aliases->v[i]);
+    if (!is_function(fn) || !read_only_in(fn, aliases->v[i], U_POINTER, NULL)) return false;
+  }
+  return true;
+}
+
+/* ---- globals: one walk over a unit's own code finds every one it writes ---- */
+static struct {
+  CXTranslationUnit tu;          /* the unit walked last, or NULL */
+  VEC(const char *) written;     /* USRs of the globals it writes */
+} G;
+
+void scan_tables_reset(void) { memset(&G, 0, sizeof G); }
+
+static bool global_var(CXCursor d) {
+  if (kind(d) != CXCursor_VarDecl) return false;
+  enum CXCursorKind p = kind(clang_getCursorSemanticParent(d));
+  return p == CXCursor_TranslationUnit || p == CXCursor_Namespace;
+}
+
+static const char *usr_of(CXCursor c) {
+  CXString s = clang_getCursorUSR(c);
+  const char *r = scan_util_intern(clang_getCString(s));
+  clang_disposeString(s);
+  return r;
+}
+
+static void mark_written(CXCursor d) {
+  const char *u = usr_of(d);
+  for (size_t i = 0; i < G.written.n; i++)
+    if (G.written.v[i] == u) return;
+  VEC_PUSH(G.written, u);
+}
+
+static enum CXChildVisitResult global_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  walk *w = data;
+  push(w, c);
+  if (kind(c) == CXCursor_DeclRefExpr) {
+    CXCursor d = clang_getCursorReferenced(c);
+    ctype t = global_var(d) ? scan_front_ctype(clang_getCursorType(d)) : (ctype){.k = CT_OTHER};
+    if (t.k == CT_INT || t.k == CT_ARRAY) {
+      CXCursor alias = clang_getNullCursor();
+      use_kind u = classify(w, t.k == CT_ARRAY ? U_ARRAY : U_SCALAR, &alias);
+      if (u == USE_ALIAS) {
+        cursor_vec one = {0};
+        VEC_PUSH(one, alias);
+        if (!aliases_read_only(&one, clang_getArrayElementType(clang_getCursorType(d)))) u = USE_WRITE;
+      }
+      if (u == USE_WRITE) mark_written(d);
+    }
+  }
+  clang_visitChildren(c, global_visit, data);
+  w->n--;
+  return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (scan_front_cursor_in_system(c)) return CXChildVisit_Continue;
+  walk *w = data;
+  w->n = 0;
+  global_visit(c, parent, data);
+  return CXChildVisit_Continue;
+}
+
+/* a global nothing writes: const, or one no code outside its unit can name
+   (static, in an unnamed namespace) or a __constant__ / __device__ variable
+   (a device symbol belongs to its unit unless the program links device code
+   across units, -rdc) that no code of the unit writes */
+static bool global_read_only(CXCursor d) {
+  CXType t = clang_getCursorType(d);
+  if (clang_isConstQualifiedType(t) || clang_isConstQualifiedType(clang_getArrayElementType(t))) return true;
+  bool device = scan_front_cursor_has_attr(d, CXCursor_CUDAConstantAttr) || scan_front_cursor_has_attr(d, CXCursor_CUDADeviceAttr);
+  if (!device && clang_getCursorLinkage(d) != CXLinkage_Internal) return false;
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(d);
+  if (G.tu != tu) {
+    scan_tables_reset();
+    G.tu = tu;
+    walk w = {.decl = clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visit, &w);
+  }
+  const char *u = usr_of(d);
+  for (size_t i = 0; i < G.written.n; i++)
+    if (G.written.v[i] == u) return false;
+  return true;
+}
+
 static bool read_only(CXCursor d) {
+  if (global_var(d)) return global_read_only(d);
   CXType at = clang_getCursorType(d), el = clang_getArrayElementType(at);
   if (clang_isConstQualifiedType(el) || clang_isConstQualifiedType(at)) return true;
   CXCursor fn = clang_getCursorSemanticParent(d);
-  enum CXCursorKind k = kind(fn);
-  if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate &&
-      k != CXCursor_Constructor && k != CXCursor_Destructor)
-    return false; /* a global: other functions and files may write it */
+  if (!is_function(fn)) return false;
   cursor_vec aliases = {0};
-  if (!read_only_in(fn, d, true, &aliases)) return false;
-  for (size_t i = 0; i < aliases.n; i++) {
-    /* the pointer's type must read the array's elements as they are */
-    CXType pt = clang_getCanonicalType(clang_getPointeeType(clang_getCursorType(aliases.v[i])));
-    CXType et = clang_getCanonicalType(el);
-    if (scan_front_ctype_size(pt) != scan_front_ctype_size(et) || scan_front_ctype(pt).k != CT_INT) return false;
-    if (!read_only_in(fn, aliases.v[i], false, NULL)) return false;
-  }
-  return true;
+  return read_only_in(fn, d, U_ARRAY, &aliases) && aliases_read_only(&aliases, el);
+}
+
+bool scan_tables_fixed_scalar(CXCursor d) {
+  return scan_front_ctype(clang_getCursorType(d)).k == CT_INT && global_var(d) && global_read_only(d);
 }
 
 /* ---- the values ---- */
@@ -178,8 +302,13 @@ static bool read_only(CXCursor d) {
 void scan_tables_values(CXCursor d, scan_region *r) {
   CXType at = clang_getCursorType(d), el = clang_getArrayElementType(at);
   CXCursor init = scan_front_cursor_strip(clang_Cursor_getVarDeclInitializer(d));
-  CXCursor *k;
+  CXCursor *k = &init;
   int n = !null(init) && kind(init) == CXCursor_InitListExpr ? scan_front_cursor_children(init, &k) : 0;
+  if (scan_front_ctype(at).k == CT_INT) {
+    /* a scalar (a __constant__ int): a table of one */
+    el = at;
+    n = null(init) ? 0 : 1;
+  }
   uint64_t elsize = scan_front_ctype_size(el), size = scan_front_ctype_size(at);
   if (scan_front_ctype(el).k != CT_INT || n <= 0 || !elsize || elsize > 8 || n > TABLE_KEEP) return;
   int64_t *v = scan_util_alloc((size_t)n * sizeof *v);
