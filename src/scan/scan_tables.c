@@ -269,7 +269,8 @@ static bool global_read_only(CXCursor d) {
   CXType t = clang_getCursorType(d);
   if (clang_isConstQualifiedType(t) || clang_isConstQualifiedType(clang_getArrayElementType(t))) return true;
   bool device = scan_front_cursor_has_attr(d, CXCursor_CUDAConstantAttr) || scan_front_cursor_has_attr(d, CXCursor_CUDADeviceAttr);
-  if (!device && clang_getCursorLinkage(d) != CXLinkage_Internal) return false;
+  enum CXLinkageKind link = clang_getCursorLinkage(d);
+  if (!device && link != CXLinkage_Internal && link != CXLinkage_UniqueExternal) return false;
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(d);
   if (G.tu != tu) {
     scan_tables_reset();

@@ -1,8 +1,9 @@
 // Idiom: a __constant__ scalar initialised and never written (a mask, a
 // table size) bounds an index in a kernel, and a static host global sizes the
 // buffers: nothing in the unit writes either, so each is its initial value.
-// `bins[v & mask]` stays within the 16 bins, and every copy is of N floats
-// into N-float buffers. The buggy twin (constant_scalar.cu) sets the mask one
+// `bins[v & mask]` stays within the 16 bins, every copy is of N floats
+// into N-float buffers, and `threads` (in an unnamed namespace) ints are set
+// in a 256-int buffer. The buggy twin (constant_scalar.cu) sets the mask one
 // bit wider than the bins.
 // RUN: %gsan-scan %s > %t.txt
 // RUN: %FileCheck %s < %t.txt
@@ -28,6 +29,9 @@ int main() {
   cudaMalloc(&v, N * sizeof(int));
   cudaMalloc(&bins, 16 * sizeof(int));
   cudaMemset(bins, 0, 16 * sizeof(int));
+  int *per_thread;
+  cudaMalloc(&per_thread, 256 * sizeof(int));
+  cudaMemset(per_thread, 0, threads * sizeof(int));
   int *h = (int *)malloc(N * sizeof(int));
   for (int i = 0; i < N; i++) h[i] = rand();
   cudaMemcpy(v, h, N * sizeof(int), cudaMemcpyHostToDevice);
@@ -36,6 +40,7 @@ int main() {
   free(h);
   cudaFree(v);
   cudaFree(bins);
+  cudaFree(per_thread);
   return 0;
 }
 // CHECK-NOT: warning:
