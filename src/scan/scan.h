@@ -166,6 +166,7 @@ typedef struct {
   const char *size_text; /* the size as written */
   const char *why;       /* RG_UNKNOWN */
   const sx *freed;       /* condition under which it has been freed so far; NULL: never */
+  const sx *free_failed; /* ... and under which a free of it failed (cudaFree's status); NULL: never */
   scan_loc free_site;
   int ctx;               /* launch context for per-launch arrays, else -1 */
   bool has_vals;         /* an array of integer constants nothing writes (scan_tables.c): every element */

@@ -13,6 +13,9 @@ static enum CXCursorKind kind(CXCursor c) { return clang_getCursorKind(c); }
 
 static const char *const axes = "xyz";
 
+/* what a launch can have: threads per block per axis, blocks per axis */
+static const uint64_t max_block[3] = {1024, 1024, 64}, max_grid[3] = {0x7fffffffu, 65535, 65535};
+
 static int new_launch(const char *kernel, scan_loc site, bool free_launch) {
   scan_launch L;
   memset(&L, 0, sizeof L);
@@ -29,7 +32,6 @@ static int new_launch(const char *kernel, scan_loc site, bool free_launch) {
       scan_expr_var_get(arr[k][a])->axis = a;
       scan_expr_var_get(arr[k][a])->launch = (int)scan_model_state.launches.n;
     }
-  static const uint64_t max_block[3] = {1024, 1024, 64}, max_grid[3] = {0x7fffffffu, 65535, 65535};
   const sx *prod = scan_expr_const(64, 1);
   for (int a = 0; a < 3; a++) prod = scan_expr_bin(SX_MUL, prod, scan_expr_ext(SX_ZEXT, scan_expr_var(L.block[a]), 64));
   const sx *threads = scan_expr_bin(SX_ULE, prod, scan_expr_const(64, 1024));
@@ -117,6 +119,18 @@ static void launch_run(interp *H, CXCursor callee, CXCursor call, const val cfg[
   const sx *reach = H->reach;
   for (int i = 0; i < na; i++)
     if (args[i].k == V_PTR && args[i].region >= 0) reach = scan_expr_and(reach, scan_model_allocated(args[i].region));
+  /* the kernel runs only if its launch is a valid one: the block as the host
+     computed it (dim3 blocks(wgs)) is within the limits, so a question about
+     wgs alone (a dynamic shared size of 17 * wgs doubles, smem[0]) knows
+     that wgs >= 1 inside this launch (a question with blockDim gets these
+     through its facts; the grid's are left to them) */
+  const sx *prod = scan_expr_const(64, 1);
+  for (int a = 0; a < 3; a++) {
+    reach = scan_expr_and(reach, scan_expr_bin(SX_ULE, scan_expr_const(32, 1), b[a]));
+    reach = scan_expr_and(reach, scan_expr_bin(SX_ULE, b[a], scan_expr_const(32, max_block[a])));
+    prod = scan_expr_bin(SX_MUL, prod, scan_expr_ext(SX_ZEXT, b[a], 64));
+  }
+  reach = scan_expr_and(reach, scan_expr_bin(SX_ULE, prod, scan_expr_const(64, 1024)));
   if (cfg[2].k == V_INT) {
     L->dynshm = scan_expr_ext(SX_ZEXT, cfg[2].e, 64);
     reach = scan_expr_and(reach, scan_expr_bin(SX_ULE, L->dynshm, scan_expr_const(64, MAX_DYNSHM)));

@@ -74,15 +74,23 @@ void scan_host_use(interp *I, val p, CXCursor at, const char *what) {
 }
 
 /* ok: the condition under which the call freed it (cudaFree's status is
-   success; NULL: always, as free and delete do) */
+   success; NULL: always, as free and delete do). A free of a pointer whose
+   free already failed on this path fails too (the statuses of two calls on
+   one pointer are not independent: CHECK(x) macros that call x again to
+   print the error must not free on the second call what the first could not) */
 static void free_of(interp *I, val p, CXCursor call, CXCursor arg, const char *fname, const sx *ok) {
   if (p.k != V_PTR || p.region < 0 || scan_expr_is_false(I->reach)) return;
   scan_region *r = scan_model_reg(p.region);
   if (r->kind == RG_UNKNOWN) return;
   scan_host_use(I, p, arg, scan_util_fmt("freed again by %s", fname));
   if (!r->freed) r->free_site = scan_front_cursor_loc(call);
+  if (ok && r->free_failed) ok = scan_expr_and(ok, scan_expr_not(r->free_failed));
   const sx *now = ok ? scan_expr_and(I->reach, ok) : I->reach;
   r->freed = r->freed ? scan_expr_or(r->freed, now) : now;
+  if (ok) {
+    const sx *failed = scan_expr_and(I->reach, scan_expr_not(ok));
+    r->free_failed = r->free_failed ? scan_expr_or(r->free_failed, failed) : failed;
+  }
 }
 
 /* a copy or set of count bytes at p: an access on the host */

@@ -1,9 +1,9 @@
 // SCuBA's sosfilt: one dynamic shared buffer is carved into three partitions
 // by pointer arithmetic. Writing s_zi one element further (i + 1) stays inside
 // the buffer, so a runtime checker sees nothing, but the last thread's last
-// write lands on the first element of s_sos. With sections = 5, width = 5:
-// s_zi starts at float 5 (byte 20), s_sos at float 5 + 25 (byte 120);
-// thread 4, i = 4 writes s_zi[4 * 5 + 4 + 1] = s_zi[25], byte 20 + 100.
+// write lands on the first element of s_sos. With sections = 13, width = 7:
+// s_zi starts at float 13 (byte 52), s_sos at float 13 + 91 (byte 416);
+// thread 12, i = 6 writes s_zi[12 * 7 + 6 + 1] = s_zi[91], byte 52 + 364.
 // RUN: not %gsan-scan %s > %t.txt
 // RUN: %FileCheck %s < %t.txt
 #include <cstdlib>
@@ -24,7 +24,7 @@ __global__ void sosfilt(const float *zi, const float *sos, float *out, int secti
   // CHECK: dynshm_partition.cu:[[@LINE-8]]:10: note: partition 's_sos' starts here
   // CHECK: dynshm_partition.cu:[[@LINE-12]]:27: note: dynamic shared memory 'smem' allocated here with size (sections * 6 + sections + sections * width) * 4 bytes
   // CHECK: note: kernel 'sosfilt' launched here
-  // CHECK: note: witness: sections=5, width=5, blockDim.x=5, threadIdx.x=4, i=4: index 25 of 's_zi' is byte 120 >= 120, where 's_sos' starts
+  // CHECK: note: witness: sections=13, width=7, blockDim.x=13, threadIdx.x=12, i=6: index 91 of 's_zi' is byte 416 >= 416, where 's_sos' starts
   for (int k = 0; k < 6; k++) s_sos[tx * 6 + k] = sos[tx * 6 + k];
   __syncthreads();
   out[tx] = s_out[tx];
