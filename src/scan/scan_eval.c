@@ -505,6 +505,61 @@ static val lval_var_get(interp *I, const lval *lv) {
   return v;
 }
 
+/* ---- a thread's local arrays: a store, then a load of the same element ----
+   Straight-line code that fills a local array and reads it back
+   (hash[i] = w >> 5; ...; bits[hash[i]]) reads what it stored. The last
+   store to each local array (RG_LOCAL: one thread's, nothing else writes it)
+   is kept with the path condition it happened under; a load at the same
+   offset expression (expressions are shared, so the same index is the same
+   pointer) whose path condition contains every conjunct of the store's
+   (no branch it could have skipped the store by) gets the stored value. Any
+   other store to the array replaces the record, a store through a pointer
+   the model does not follow forgets every record, and so does the end of a
+   call (the callee may have written through a pointer to the array in a way
+   the model does not see) and of a loop body, and its start (an earlier
+   iteration may have stored something else). */
+void scan_eval_forget_stores(interp *I) { I->stores.n = 0; }
+
+static bool implies(const sx *reach, const sx *cond) {
+  if (reach == cond) return true;
+  sx_vec have = {0}, need = {0};
+  scan_expr_conjuncts(reach, &have);
+  scan_expr_conjuncts(cond, &need);
+  for (size_t i = 0; i < need.n; i++) {
+    bool found = false;
+    for (size_t j = 0; j < have.n && !found; j++) found = have.v[j] == need.v[i];
+    if (!found) return false;
+  }
+  return true;
+}
+
+static void local_stored(interp *I, val ptr, val v) {
+  scan_region *r = ptr.k == V_PTR && ptr.region >= 0 ? scan_model_reg(ptr.region) : NULL;
+  if (!r || r->kind == RG_UNKNOWN) {
+    scan_eval_forget_stores(I); /* it may have been any of them */
+    return;
+  }
+  if (r->kind != RG_LOCAL) return;
+  size_t i = 0;
+  while (i < I->stores.n && I->stores.v[i].region != r->id) i++;
+  if (v.k != V_INT) {
+    if (i < I->stores.n) I->stores.v[i] = I->stores.v[--I->stores.n];
+    return;
+  }
+  local_store st = {r->id, ptr.e, v.e, I->reach};
+  if (i < I->stores.n) I->stores.v[i] = st;
+  else VEC_PUSH(I->stores, st);
+}
+
+static const sx *local_load(interp *I, val ptr, ctype t) {
+  if (ptr.k != V_PTR || ptr.region < 0 || scan_model_reg(ptr.region)->kind != RG_LOCAL || t.k != CT_INT) return NULL;
+  for (size_t i = 0; i < I->stores.n; i++) {
+    local_store *st = &I->stores.v[i];
+    if (st->region == ptr.region && st->off == ptr.e && st->v->w == t.w && implies(I->reach, st->reach)) return st->v;
+  }
+  return NULL;
+}
+
 val scan_eval_lval_load(interp *I, const lval *lv, CXCursor at) {
   ctype t = scan_front_ctype(lv->type);
   scan_loc loc = scan_front_cursor_loc(at);
@@ -523,6 +578,8 @@ val scan_eval_lval_load(interp *I, const lval *lv, CXCursor at) {
     scan_region *r = lv->ptr.k == V_PTR && lv->ptr.region >= 0 ? scan_model_reg(lv->ptr.region) : NULL;
     /* an element of an array of constants nothing writes: its value, or its range */
     if (r && r->has_vals && t.k == CT_INT && t.w == r->elsize * 8) return scan_eval_val_int(scan_tables_read(r, lv->ptr.e, t, loc));
+    const sx *stored = local_load(I, lv->ptr, t);
+    if (stored) return scan_eval_val_int(stored);
     if (I->device) return scan_eval_val_fresh(lv->type, VK_LOADED, scan_front_cursor_text(at), loc, NULL);
     return scan_eval_val_opaque(lv->type, loc, "the value is read from host memory");
   }
@@ -552,7 +609,10 @@ void scan_eval_lval_store(interp *I, const lval *lv, val v, CXCursor at) {
     scan_env_put(I->env, lv->frame, lv->decl, store_path(cur, lv, 0, v));
     return;
   }
-  case LV_MEM: scan_eval_record_access(I, lv->ptr, scan_front_ctype_size(lv->type), AK_WRITE, at, NULL); return;
+  case LV_MEM:
+    scan_eval_record_access(I, lv->ptr, scan_front_ctype_size(lv->type), AK_WRITE, at, NULL);
+    local_stored(I, lv->ptr, v);
+    return;
   }
 }
 
@@ -911,7 +971,18 @@ static val method_self(interp *I, CXCursor e) {
   return lv.k == LV_VAR ? scan_eval_val_addr(lv) : scan_eval_val_none();
 }
 
+static val eval_call_(interp *I, CXCursor e);
+
+/* a call may write a local array through a pointer to it (a function whose
+   body is not seen, memcpy): after it, every store before is forgotten. Its
+   arguments, and a body the model follows, still read what was stored */
 static val eval_call(interp *I, CXCursor e) {
+  val v = eval_call_(I, e);
+  scan_eval_forget_stores(I);
+  return v;
+}
+
+static val eval_call_(interp *I, CXCursor e) {
   CXCursor config;
   scan_loc loc = scan_front_cursor_loc(e);
   if (scan_device_is_launch(e, &config)) {

@@ -449,14 +449,18 @@ static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CX
   const sx *top_reach = I->reach;
   jump j;
   push_jump(I, &j, false);
+  /* an earlier iteration may have stored anything in a local array */
+  scan_eval_forget_stores(I);
   scan_exec_stmt(I, body);
   if (ping) {
     I->env = top;
     scan_env_put(I->env, fa, pa, vb);
     scan_env_put(I->env, fb, pb, va);
     I->reach = top_reach;
+    scan_eval_forget_stores(I);
     scan_exec_stmt(I, body);
   }
+  scan_eval_forget_stores(I);
   if (is_do && !null(cond)) {
     I->reach = scan_expr_or(I->reach, j.cont);
     scan_eval_expr(I, cond);
@@ -502,6 +506,7 @@ static void exec_range_for(interp *I, CXCursor s) {
   havoc(I, &mods, clang_getNullCursor(), loc, "'%s' is changed by the loop at line %u");
   jump j;
   push_jump(I, &j, false);
+  scan_eval_forget_stores(I);
   for (int i = 0; i < n; i++) {
     if (kind(k[i]) == CXCursor_VarDecl) {
       scan_env_put(I->env, I->fr->id, k[i],
@@ -511,6 +516,7 @@ static void exec_range_for(interp *I, CXCursor s) {
     }
   }
   I->jmp = j.up;
+  scan_eval_forget_stores(I);
   I->env = scan_env_copy(pre);
   havoc(I, &mods, clang_getNullCursor(), loc, "'%s' has the value the loop at line %u leaves");
   I->reach = entry;

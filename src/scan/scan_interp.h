@@ -82,6 +82,14 @@ typedef struct jump {
   struct jump *up;
 } jump;
 
+/* the last store to a thread's local array on the path being interpreted
+   (scan_eval.c: a load of the same element after it, on a path that implies
+   the store's, reads the value stored) */
+typedef struct {
+  int region;
+  const sx *off, *v, *reach;
+} local_store;
+
 typedef struct interp {
   env *env;
   const sx *reach;
@@ -96,6 +104,7 @@ typedef struct interp {
   const char *hint_name;
   CXCursor hint_decl; /* the variable hint_call initialises (a constructor's object) */
   val self_arg;       /* the object of the method scan_exec_call_user enters next */
+  VEC(local_store) stores; /* per local array; emptied at calls and around loop bodies */
 } interp;
 
 /* ---- values (scan_eval.c) ---- */
@@ -132,6 +141,8 @@ void scan_exec_nest_leave(void);
 val scan_eval_expr(interp *I, CXCursor e);
 lval scan_eval_lval(interp *I, CXCursor e);
 val scan_eval_lval_load(interp *I, const lval *lv, CXCursor at);
+/* forgets every local store (a call, a loop body that runs again) */
+void scan_eval_forget_stores(interp *I);
 void scan_eval_lval_store(interp *I, const lval *lv, val v, CXCursor at);
 val scan_eval_lval_address(interp *I, const lval *lv); /* &object */
 const char *scan_eval_lval_name(const lval *lv);        /* 'x', 'cfg.n' */
