@@ -971,18 +971,19 @@ static val method_self(interp *I, CXCursor e) {
   return lv.k == LV_VAR ? scan_eval_val_addr(lv) : scan_eval_val_none();
 }
 
-static val eval_call_(interp *I, CXCursor e);
+/* a call: its value, and what it does to the model (below) */
+static val call_value(interp *I, CXCursor e);
 
 /* a call may write a local array through a pointer to it (a function whose
    body is not seen, memcpy): after it, every store before is forgotten. Its
    arguments, and a body the model follows, still read what was stored */
 static val eval_call(interp *I, CXCursor e) {
-  val v = eval_call_(I, e);
+  val v = call_value(I, e);
   scan_eval_forget_stores(I);
   return v;
 }
 
-static val eval_call_(interp *I, CXCursor e) {
+static val call_value(interp *I, CXCursor e) {
   CXCursor config;
   scan_loc loc = scan_front_cursor_loc(e);
   if (scan_device_is_launch(e, &config)) {
