@@ -313,6 +313,7 @@ int main(int argc, char **argv) {
     }
   }
   for (size_t i = 0; i < tus.n; i++) scan_front_dispose(&tus.v[i]);
+  scan_tables_reset(); /* it knows units by address, which a later parse may reuse */
   if (progress)
     fprintf(stderr, "gsan scan: %zu files: %zu analysed, %u not analysed, %.1f s\n", files.n, files.n - not_analysed,
             not_analysed, now_s() - t_all);
