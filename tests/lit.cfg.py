@@ -49,6 +49,10 @@ if lit_config.params.get('libgsan') == 'asan':
     config.environment['ASAN_OPTIONS'] += ':log_path=' + os.path.join(reports, 'asan')
     config.environment['UBSAN_OPTIONS'] += ':log_path=' + os.path.join(reports, 'ubsan')
 
+# the sanitizers' options as configured above, for a RUN line that changes
+# one of them (env ASAN_OPTIONS=%asan_options:detect_leaks=0 ...)
+config.substitutions.append(('%asan_options', config.environment['ASAN_OPTIONS']))
+
 # tests that hand a directory to another user (chown), which only root can
 if os.geteuid() == 0:
     config.available_features.add('root')
