@@ -16,6 +16,13 @@ static const char *const axes = "xyz";
 /* what a launch can have: threads per block per axis, blocks per axis */
 static const uint64_t max_block[3] = {1024, 1024, 64}, max_grid[3] = {0x7fffffffu, 65535, 65535};
 
+/* a block of at most 1024 threads: b[0] * b[1] * b[2] <= 1024, in 64 bits */
+static const sx *threads_fit(const sx *const b[3]) {
+  const sx *prod = scan_expr_const(64, 1);
+  for (int a = 0; a < 3; a++) prod = scan_expr_bin(SX_MUL, prod, scan_expr_ext(SX_ZEXT, b[a], 64));
+  return scan_expr_bin(SX_ULE, prod, scan_expr_const(64, 1024));
+}
+
 static int new_launch(const char *kernel, scan_loc site, bool free_launch) {
   scan_launch L;
   memset(&L, 0, sizeof L);
@@ -32,9 +39,8 @@ static int new_launch(const char *kernel, scan_loc site, bool free_launch) {
       scan_expr_var_get(arr[k][a])->axis = a;
       scan_expr_var_get(arr[k][a])->launch = (int)scan_model_state.launches.n;
     }
-  const sx *prod = scan_expr_const(64, 1);
-  for (int a = 0; a < 3; a++) prod = scan_expr_bin(SX_MUL, prod, scan_expr_ext(SX_ZEXT, scan_expr_var(L.block[a]), 64));
-  const sx *threads = scan_expr_bin(SX_ULE, prod, scan_expr_const(64, 1024));
+  const sx *dims[3] = {scan_expr_var(L.block[0]), scan_expr_var(L.block[1]), scan_expr_var(L.block[2])};
+  const sx *threads = threads_fit(dims);
   for (int a = 0; a < 3; a++) {
     const sx *b = scan_expr_var(L.block[a]), *g = scan_expr_var(L.grid[a]);
     scan_expr_var_fact(L.block[a], scan_expr_bin(SX_ULE, scan_expr_const(32, 1), b));
@@ -124,13 +130,11 @@ static void launch_run(interp *H, CXCursor callee, CXCursor call, const val cfg[
      wgs alone (a dynamic shared size of 17 * wgs doubles, smem[0]) knows
      that wgs >= 1 inside this launch (a question with blockDim gets these
      through its facts; the grid's are left to them) */
-  const sx *prod = scan_expr_const(64, 1);
   for (int a = 0; a < 3; a++) {
     reach = scan_expr_and(reach, scan_expr_bin(SX_ULE, scan_expr_const(32, 1), b[a]));
     reach = scan_expr_and(reach, scan_expr_bin(SX_ULE, b[a], scan_expr_const(32, max_block[a])));
-    prod = scan_expr_bin(SX_MUL, prod, scan_expr_ext(SX_ZEXT, b[a], 64));
   }
-  reach = scan_expr_and(reach, scan_expr_bin(SX_ULE, prod, scan_expr_const(64, 1024)));
+  reach = scan_expr_and(reach, threads_fit(b));
   if (cfg[2].k == V_INT) {
     L->dynshm = scan_expr_ext(SX_ZEXT, cfg[2].e, 64);
     reach = scan_expr_and(reach, scan_expr_bin(SX_ULE, L->dynshm, scan_expr_const(64, MAX_DYNSHM)));

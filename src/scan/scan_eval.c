@@ -708,13 +708,15 @@ static val lval_peek(interp *I, const lval *lv, CXCursor at) {
   return scan_eval_val_opaque(lv->type, scan_front_cursor_loc(at), "the value is read from host memory");
 }
 
-/* evaluates e with reach narrowed to c; bindings it changes apply only under c */
-static val eval_under(interp *I, CXCursor e, const sx *c, const sx **reach_out) {
+typedef val (*evaluator)(interp *I, CXCursor e);
+
+/* evaluates e by EV with reach narrowed to c; bindings it changes apply only under c */
+static val eval_under(interp *I, CXCursor e, const sx *c, const sx **reach_out, evaluator ev) {
   const sx *r0 = I->reach;
   env *e0 = I->env;
   I->env = scan_env_copy(e0);
   I->reach = scan_expr_and(r0, c);
-  val v = scan_eval_expr(I, e);
+  val v = ev(I, e);
   *reach_out = I->reach;
   env *after = I->env;
   I->env = scan_env_merge(c, after, e0, scan_front_cursor_loc(e));
@@ -726,7 +728,7 @@ static val eval_logic(interp *I, CXCursor e, bool is_and, CXCursor l, CXCursor r
   scan_loc loc = scan_front_cursor_loc(e);
   const sx *a = scan_eval_val_cond(scan_eval_expr(I, l), loc);
   const sx *rr;
-  const sx *b = scan_eval_val_cond(eval_under(I, r, is_and ? a : scan_expr_not(a), &rr), loc);
+  const sx *b = scan_eval_val_cond(eval_under(I, r, is_and ? a : scan_expr_not(a), &rr, scan_eval_expr), loc);
   const sx *v = is_and ? scan_expr_and(a, b) : scan_expr_or(a, b);
   /* a noreturn call on the right ends the paths that reached it */
   if (scan_expr_is_false(rr)) I->reach = scan_expr_and(I->reach, is_and ? scan_expr_not(a) : a);
@@ -834,40 +836,32 @@ static val eval_unary(interp *I, CXCursor e) {
   }
 }
 
-/* the address an array expression decays to: a variable's, an element's, or
-   either of two (fp64 ? table_dp : table_sp, an lvalue of array type) */
-static val array_address(interp *I, CXCursor e) {
-  CXCursor x = scan_front_cursor_strip(e), *k;
-  if (cursor_kind(x) == CXCursor_ConditionalOperator && scan_front_cursor_children(x, &k) == 3) {
-    scan_loc loc = scan_front_cursor_loc(x);
-    const sx *c = scan_eval_val_cond(scan_eval_expr(I, k[0]), loc), *ra, *rb, *r0 = I->reach;
-    I->reach = scan_expr_and(r0, c);
-    val a = array_address(I, k[1]);
-    ra = I->reach;
-    I->reach = scan_expr_and(r0, scan_expr_not(c));
-    val b = array_address(I, k[2]);
-    rb = I->reach;
-    I->reach = scan_expr_or(ra, rb);
-    return scan_eval_val_merge(c, a, b, loc);
-  }
-  lval lv = scan_eval_lval(I, e);
-  return lv.k == LV_VAR ? scan_eval_lval_load(I, &lv, e) : scan_eval_lval_address(I, &lv);
-}
-
-static val eval_conditional(interp *I, CXCursor e) {
+/* c ? a : b, each arm evaluated by EV under its condition */
+static val conditional(interp *I, CXCursor e, evaluator ev) {
   CXCursor *k;
   int n = scan_front_cursor_children(e, &k);
   scan_loc loc = scan_front_cursor_loc(e);
   if (n != 3) return scan_eval_val_opaque(cursor_type(e), loc, "malformed conditional");
   const sx *c = scan_eval_val_cond(scan_eval_expr(I, k[0]), loc);
   const sx *ra, *rb;
-  val a = eval_under(I, k[1], c, &ra);
-  val b = eval_under(I, k[2], scan_expr_not(c), &rb);
+  val a = eval_under(I, k[1], c, &ra, ev);
+  val b = eval_under(I, k[2], scan_expr_not(c), &rb, ev);
   /* an arm that does not return (assert's failure branch) narrows the path */
   if (scan_expr_is_false(ra)) I->reach = scan_expr_and(I->reach, scan_expr_not(c));
   if (scan_expr_is_false(rb)) I->reach = scan_expr_and(I->reach, c);
   if (scan_front_ctype(cursor_type(e)).k == CT_VOID) return scan_eval_val_none();
   return scan_eval_val_merge(c, a, b, loc);
+}
+
+static val eval_conditional(interp *I, CXCursor e) { return conditional(I, e, scan_eval_expr); }
+
+/* the address an array expression decays to: a variable's, an element's, or
+   either of two (fp64 ? table_dp : table_sp, an lvalue of array type) */
+static val array_address(interp *I, CXCursor e) {
+  CXCursor x = scan_front_cursor_strip(e);
+  if (cursor_kind(x) == CXCursor_ConditionalOperator) return conditional(I, x, array_address);
+  lval lv = scan_eval_lval(I, e);
+  return lv.k == LV_VAR ? scan_eval_lval_load(I, &lv, e) : scan_eval_lval_address(I, &lv);
 }
 
 static val construct(interp *I, CXCursor e, CXCursor ctor) {

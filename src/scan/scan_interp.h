@@ -213,6 +213,7 @@ void scan_unit_programs(scan_tu *t, int n, int *program);
 /* the n translation units of one program, analysed together */
 void scan_unit_analyse(scan_tu *t, int n);
 /* the definition of a function in user code, in any unit of the program, or a null cursor */
+const char *scan_unit_usr(CXCursor c); /* a declaration's identity across units, interned */
 CXCursor scan_unit_definition(CXCursor callee);
 /* the same for a method or a constructor, which run on an object */
 CXCursor scan_unit_method(CXCursor callee);

@@ -150,9 +150,11 @@ static void add_alias(walk *w, CXCursor t) {
   VEC_PUSH(w->aliases, t);
 }
 
+static void global_reference(walk *w, CXCursor d);
+
 typedef struct {
   walk *w;
-  use_of what;
+  use_of what; /* what w->decl is; with no decl, every global of the unit is looked at */
 } visit_ctx;
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data) {
@@ -161,11 +163,16 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
   walk *w = x->w;
   if (w->written) return CXChildVisit_Break;
   push(w, c);
-  if (kind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), w->decl)) {
-    CXCursor t = clang_getNullCursor();
-    use_kind u = classify(w, x->what, &t);
-    if (u == USE_WRITE) w->written = true;
-    if (u == USE_ALIAS) add_alias(w, t);
+  if (kind(c) == CXCursor_DeclRefExpr) {
+    CXCursor d = clang_getCursorReferenced(c);
+    if (null(w->decl)) {
+      global_reference(w, d);
+    } else if (clang_equalCursors(d, w->decl)) {
+      CXCursor t = clang_getNullCursor();
+      use_kind u = classify(w, x->what, &t);
+      if (u == USE_WRITE) w->written = true;
+      if (u == USE_ALIAS) add_alias(w, t);
+    }
   }
   clang_visitChildren(c, visit, data);
   w->n--;
@@ -215,50 +222,33 @@ static bool global_var(CXCursor d) {
   return p == CXCursor_TranslationUnit || p == CXCursor_Namespace;
 }
 
-static const char *usr_of(CXCursor c) {
-  CXString s = clang_getCursorUSR(c);
-  const char *r = scan_util_intern(clang_getCString(s));
-  clang_disposeString(s);
-  return r;
-}
-
 static void mark_written(CXCursor d) {
-  const char *u = usr_of(d);
+  const char *u = scan_unit_usr(d);
   for (size_t i = 0; i < G.written.n; i++)
     if (G.written.v[i] == u) return;
   VEC_PUSH(G.written, u);
 }
 
-static enum CXChildVisitResult global_visit(CXCursor c, CXCursor parent, CXClientData data) {
-  (void)parent;
-  walk *w = data;
-  push(w, c);
-  if (kind(c) == CXCursor_DeclRefExpr) {
-    CXCursor d = clang_getCursorReferenced(c);
-    ctype t = global_var(d) ? scan_front_ctype(clang_getCursorType(d)) : (ctype){.k = CT_OTHER};
-    if (t.k == CT_INT || t.k == CT_ARRAY) {
-      CXCursor alias = clang_getNullCursor();
-      use_kind u = classify(w, t.k == CT_ARRAY ? U_ARRAY : U_SCALAR, &alias);
-      if (u == USE_ALIAS) {
-        cursor_vec one = {0};
-        VEC_PUSH(one, alias);
-        if (!aliases_read_only(&one, clang_getArrayElementType(clang_getCursorType(d)))) u = USE_WRITE;
-      }
-      if (u == USE_WRITE) mark_written(d);
-    }
+/* a reference at the top of the stack to D: a global integer or array
+   that it writes (or gives to a pointer that writes) is marked */
+static void global_reference(walk *w, CXCursor d) {
+  ctype t = global_var(d) ? scan_front_ctype(clang_getCursorType(d)) : (ctype){.k = CT_OTHER};
+  if (t.k != CT_INT && t.k != CT_ARRAY) return;
+  CXCursor alias = clang_getNullCursor();
+  use_kind u = classify(w, t.k == CT_ARRAY ? U_ARRAY : U_SCALAR, &alias);
+  if (u == USE_ALIAS) {
+    cursor_vec one = {0};
+    VEC_PUSH(one, alias);
+    if (!aliases_read_only(&one, clang_getArrayElementType(clang_getCursorType(d)))) u = USE_WRITE;
   }
-  clang_visitChildren(c, global_visit, data);
-  w->n--;
-  return CXChildVisit_Continue;
+  if (u == USE_WRITE) mark_written(d);
 }
 
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data) {
-  (void)parent;
   if (scan_front_cursor_in_system(c)) return CXChildVisit_Continue;
-  walk *w = data;
-  w->n = 0;
-  global_visit(c, parent, data);
-  return CXChildVisit_Continue;
+  visit_ctx *x = data;
+  x->w->n = 0;
+  return visit(c, parent, data) == CXChildVisit_Break ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
 /* a global nothing writes: const, or one no code outside its unit can name
@@ -276,9 +266,10 @@ static bool global_read_only(CXCursor d) {
     scan_tables_reset();
     G.tu = tu;
     walk w = {.decl = clang_getNullCursor()};
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visit, &w);
+    visit_ctx x = {&w, U_ARRAY};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visit, &x);
   }
-  const char *u = usr_of(d);
+  const char *u = scan_unit_usr(d);
   for (size_t i = 0; i < G.written.n; i++)
     if (G.written.v[i] == u) return false;
   return true;

@@ -46,8 +46,8 @@ typedef struct {
 
 static unit P; /* the program being analysed */
 
-/* a function's identity across translation units */
-static const char *usr(CXCursor c) {
+/* a declaration's identity across translation units (interned) */
+const char *scan_unit_usr(CXCursor c) {
   CXString s = clang_getCursorUSR(c);
   const char *r = scan_util_intern(clang_getCString(s));
   clang_disposeString(s);
@@ -70,9 +70,9 @@ static size_t count(usr_vec *v, const char *u) {
 static CXCursor defined(CXCursor callee) {
   CXCursor d = clang_getCursorDefinition(callee);
   if (null(d) && !null(callee)) {
-    const char *u = usr(callee);
+    const char *u = scan_unit_usr(callee);
     for (size_t i = 0; i < P.defs.n && *u; i++)
-      if (usr(P.defs.v[i]) == u) {
+      if (scan_unit_usr(P.defs.v[i]) == u) {
         d = P.defs.v[i];
         break;
       }
@@ -98,7 +98,7 @@ static enum CXChildVisitResult ref_visit(CXCursor c, CXCursor parent, CXClientDa
   unit *u = data;
   if (kind(c) == CXCursor_DeclRefExpr) {
     CXCursor d = clang_getCursorReferenced(c);
-    if (!null(d) && kind(d) == CXCursor_FunctionDecl) VEC_PUSH(u->refs, usr(d));
+    if (!null(d) && kind(d) == CXCursor_FunctionDecl) VEC_PUSH(u->refs, scan_unit_usr(d));
   }
   return CXChildVisit_Recurse;
 }
@@ -109,11 +109,11 @@ static enum CXChildVisitResult call_visit(CXCursor c, CXCursor parent, CXClientD
   if (kind(c) == CXCursor_CallExpr) {
     CXCursor callee = clang_getCursorReferenced(c);
     if (!null(callee)) {
-      const char *d = usr(callee);
+      const char *d = scan_unit_usr(callee);
       if (*d) VEC_PUSH(u->calls, d);
       if (*d && !has(&u->called, d)) VEC_PUSH(u->called, d);
       CXCursor t = clang_getSpecializedCursorTemplate(callee);
-      if (!null(t) && !has(&u->called, usr(t))) VEC_PUSH(u->called, usr(t));
+      if (!null(t) && !has(&u->called, scan_unit_usr(t))) VEC_PUSH(u->called, scan_unit_usr(t));
     }
   }
   return CXChildVisit_Recurse;
@@ -133,9 +133,9 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
   case CXCursor_Constructor:
     if (clang_isCursorDefinition(c)) {
       /* an inline function of a header that several units include: once */
-      const char *d = usr(c);
+      const char *d = scan_unit_usr(c);
       for (size_t i = 0; i < u->defs.n; i++)
-        if (usr(u->defs.v[i]) == d) return CXChildVisit_Continue;
+        if (scan_unit_usr(u->defs.v[i]) == d) return CXChildVisit_Continue;
       VEC_PUSH(u->defs, c);
       clang_visitChildren(c, call_visit, u);
     }
@@ -211,7 +211,7 @@ void scan_unit_programs(scan_tu *t, int n, int *program) {
   VEC(int) def_unit = {0};
   for (int j = 0; j < n; j++)
     for (size_t d = 0; d < u[j].defs.n; d++) {
-      VEC_PUSH(defs, usr(u[j].defs.v[d]));
+      VEC_PUSH(defs, scan_unit_usr(u[j].defs.v[d]));
       VEC_PUSH(def_unit, j);
     }
   for (int i = 0; i < n; i++)
@@ -241,7 +241,7 @@ void scan_unit_analyse(scan_tu *t, int n) {
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < P.defs.n; i++) {
       CXCursor f = P.defs.v[i];
-      const char *u = usr(f);
+      const char *u = scan_unit_usr(f);
       bool is_main = !strcmp(scan_front_cursor_name(f), "main");
       if ((pass == 0) != is_main || is_kernel(f) || is_device_only(f) || has(&P.called, u)) continue;
       if (kind(f) == CXCursor_CXXMethod || kind(f) == CXCursor_Constructor) continue;
@@ -251,7 +251,7 @@ void scan_unit_analyse(scan_tu *t, int n) {
   for (size_t i = 0; i < P.defs.n; i++) {
     CXCursor f = P.defs.v[i];
     if (is_kernel(f) && !scan_device_launch_count(f)) scan_device_run_free(f);
-    else if (is_device_only(f) && !has(&P.called, usr(f))) scan_device_run_free(f);
+    else if (is_device_only(f) && !has(&P.called, scan_unit_usr(f))) scan_device_run_free(f);
   }
   for (size_t i = 0; i < P.templates.n; i++) {
     CXCursor f = P.templates.v[i];
