@@ -30,9 +30,13 @@ static void usage(FILE *f) {
         "earlier TRITON_PTXAS_PATH becomes the ptxas it runs; without one it runs the CUDA toolkit's),\n"
         "and TRITON_CACHE_DIR and TORCHINDUCTOR_CACHE_DIR (torch.compile's cache, which keeps Triton's\n"
         "kernels too) to gsan's own caches, so kernels compiled without gsan are not reused.\n"
-        "PyTorch: PYTORCH_NO_CUDA_MEMORY_CACHING=1 is set, so that each tensor is its own allocation\n"
-        "with exact bounds; a value already in the environment is kept (=0 keeps PyTorch's caching\n"
-        "allocator in releases that read the value; bounds are then its blocks).\n"
+        "PyTorch: PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync is set, so that each tensor is its own\n"
+        "stream-ordered allocation with exact bounds, made and freed without waiting (gsan's own\n"
+        "allocator serves it; quarantine_mb says how long a freed tensor's memory stays unused). When\n"
+        "PYTORCH_CUDA_ALLOC_CONF or PYTORCH_NO_CUDA_MEMORY_CACHING is in the environment already, it is\n"
+        "kept, and PYTORCH_NO_CUDA_MEMORY_CACHING=1 is set unless given (each tensor its own cudaMalloc,\n"
+        "exact bounds but every free waits for the device; =0 keeps PyTorch's caching allocator in\n"
+        "releases that read the value: bounds are then its blocks).\n"
         "CuPy: CUPY_COMPILE_WITH_PTX=1 is set (a value already there is kept), so its kernels reach the\n"
         "driver as PTX, which libgsan instruments at load, and CUPY_CACHE_DIR to gsan's own cache;\n"
         "its memory pool stays on (bounds are its blocks; cupy.cuda.set_allocator(None) gives exact ones).\n"
@@ -193,10 +197,19 @@ static int options_ok(const char *opts) {
   return 0;
 }
 
-/* PyTorch: with its caching allocator off, each tensor is its own
- * cudaMalloc, so gsan's bounds are the tensor's (with it on, a tensor is a
- * piece of a block of 2 MiB or more). A value the user set stays. */
-static void torch_env(void) { setenv("PYTORCH_NO_CUDA_MEMORY_CACHING", "1", 0); }
+/* PyTorch: its cudaMallocAsync backend makes each tensor its own
+ * cuMemAllocAsync, an arena slot, freed in stream order (rt_retire.h) with
+ * no wait, and handles record_stream itself (a tensor used on another
+ * stream is freed after that stream's work). Where the user chose an
+ * allocator setting, theirs stays, with caching off unless they said
+ * otherwise: each tensor its own cudaMalloc (with caching on, a tensor is a
+ * piece of a block of 2 MiB or more). */
+static void torch_env(void) {
+  if (!getenv("PYTORCH_CUDA_ALLOC_CONF") && !getenv("PYTORCH_NO_CUDA_MEMORY_CACHING"))
+    setenv("PYTORCH_CUDA_ALLOC_CONF", "backend:cudaMallocAsync", 1);
+  else
+    setenv("PYTORCH_NO_CUDA_MEMORY_CACHING", "1", 0);
+}
 
 /* CuPy asks NVRTC for a cubin, which gsan cannot instrument; asked for PTX,
  * it loads that through cuModuleLoadData, where libgsan instruments it

@@ -1,7 +1,21 @@
 /* The arena allocator (rt_arena.h). Host-side bookkeeping lives in sparse
  * tables that grow page by page, because the class regions are huge (512 GiB
  * each by default) and only their used parts may cost memory. One lock per
- * class: allocations of different sizes never contend. */
+ * class: allocations of different sizes never contend.
+ *
+ * Freed slots: rt_arena_free unmaps the slot's memory (a large slot's own
+ * granules, a small slot's share of its granule) at once, so that code gsan
+ * did not instrument faults on a stale pointer. A retired slot
+ * (rt_arena_retire), once released, is held when there is a quarantine: its
+ * memory stays mapped, its table entry says freed, and it joins its class's
+ * queue; an allocation takes the
+ * oldest queued slot of its class once the held bytes reach half the
+ * quarantine (a large slot only for a size of as many granules), and a free
+ * that takes them past the quarantine unmaps its class's oldest. A retired
+ * slot is held too, out of the queue, until released.
+ * Held bytes are counted arena-wide (an atomic); each class's queue, count
+ * and slots are under the class's lock, and no function takes two class
+ * locks. */
 #include "rt_arena.h"
 
 #include <gsan/abi.h>
@@ -58,7 +72,10 @@ typedef struct slot_meta {
   uint64_t seq;
   uint8_t state;
   uint8_t kept; /* rt_arena_keep */
+  uint8_t held; /* a freed slot whose memory is still mapped: HELD_* */
 } slot_meta;
+
+enum { HELD_NO = 0, HELD_QUEUED = 1, HELD_RETIRED = 2 };
 
 typedef struct granule_meta {
   uint64_t handle;  /* 0 = not backed */
@@ -86,6 +103,9 @@ typedef struct rt_class {
    * creating and releasing it; freed slots stay unmapped */
   uint64_t spare[RT_SPARE_GRANULES], spare_bytes[RT_SPARE_GRANULES];
   unsigned nspare;
+  /* the quarantine's queue of held slots, oldest at qhead (a ring of qcap),
+   * and how many slots are held, queued or retired */
+  uint64_t *q, qcap, qhead, qlen, nheld;
 } rt_class;
 
 struct rt_arena {
@@ -96,7 +116,7 @@ struct rt_arena {
   unsigned table_shift;
   unsigned ninit;                /* classes whose state is initialised */
   atomic_int last_error;
-  atomic_uint_fast64_t seq, allocs, frees, live_allocs, live_bytes, mapped_data, mapped_table;
+  atomic_uint_fast64_t seq, allocs, frees, live_allocs, live_bytes, mapped_data, mapped_table, held, reused, maps;
   atomic_uint_fast64_t peak_live_allocs, peak_live_bytes, peak_mapped_data;
   rt_class cls[MAX_CLASSES];
 };
@@ -115,7 +135,7 @@ const char *rt_status_name(rt_status s) {
 }
 
 rt_arena_params rt_arena_default_params(int device) {
-  rt_arena_params p = {0x100000000000ull * (uint64_t)(device + 1), 39, 8, 32, device, 0};
+  rt_arena_params p = {0x100000000000ull * (uint64_t)(device + 1), 39, 8, 32, device, 0, 0};
   return p;
 }
 
@@ -172,6 +192,7 @@ void rt_arena_destroy(rt_arena *a) {
           a->vmm.release(a->vmm.ctx, h[i]);
         }
     }
+    free(c->q);
     sparse_free(&c->slots);
     sparse_free(&c->data);
     sparse_free(&c->table);
@@ -314,6 +335,7 @@ static rt_status back_slot(rt_arena *a, unsigned k, uint64_t s, uint64_t size, s
       return vmm_fail(a, err);
     }
     m->handle = handle;
+    atomic_fetch_add(&a->maps, 1);
     raise_peak(&a->peak_mapped_data, atomic_fetch_add(&a->mapped_data, bytes) + bytes);
     return RT_OK;
   }
@@ -328,6 +350,7 @@ static rt_status back_slot(rt_arena *a, unsigned k, uint64_t s, uint64_t size, s
       return vmm_fail(a, err);
     }
     gm->handle = handle;
+    atomic_fetch_add(&a->maps, 1);
     raise_peak(&a->peak_mapped_data, atomic_fetch_add(&a->mapped_data, g) + g);
   }
   gm->live++;
@@ -359,26 +382,127 @@ static void unback_slot(rt_arena *a, unsigned k, uint64_t s, slot_meta *m) {
   atomic_fetch_sub(&a->mapped_data, g);
 }
 
-rt_status rt_arena_alloc(rt_arena *a, uint64_t size, uint64_t *ptr) {
-  *ptr = 0;
-  if (size == 0) return RT_INVALID_VALUE;
+/* ---- the quarantine (under the class's lock) ---- */
+
+/* the memory a freed slot holds while it stays mapped */
+static uint64_t held_bytes(const rt_arena *a, unsigned k, const slot_meta *m) {
+  uint64_t g = a->vmm.granule;
+  return (1ull << a->cls[k].shift) >= g ? (m->size + g - 1) / g * g : 1ull << a->cls[k].shift;
+}
+
+static int queue_push(rt_class *c, uint64_t s) {
+  if (c->qlen == c->qcap) {
+    uint64_t cap = c->qcap ? 2 * c->qcap : 64;
+    uint64_t *q = malloc(cap * sizeof *q);
+    if (!q) return -1;
+    for (uint64_t i = 0; i < c->qlen; i++) q[i] = c->q[(c->qhead + i) % c->qcap];
+    free(c->q);
+    c->q = q;
+    c->qcap = cap;
+    c->qhead = 0;
+  }
+  c->q[(c->qhead + c->qlen++) % c->qcap] = s;
+  return 0;
+}
+
+/* the queued slot i places from the oldest, out of the queue (the older
+ * ones move up one place) and no longer held */
+static uint64_t queue_take(rt_arena *a, unsigned k, uint64_t i, slot_meta **m) {
+  rt_class *c = &a->cls[k];
+  uint64_t s = c->q[(c->qhead + i) % c->qcap];
+  for (; i > 0; i--) c->q[(c->qhead + i) % c->qcap] = c->q[(c->qhead + i - 1) % c->qcap];
+  c->qhead = (c->qhead + 1) % c->qcap;
+  c->qlen--;
+  c->nheld--;
+  *m = sparse_at(&c->slots, s, 0);
+  (*m)->held = HELD_NO;
+  atomic_fetch_sub(&a->held, held_bytes(a, k, *m));
+  return s;
+}
+
+/* the class's oldest queued slot unmapped */
+static void evict(rt_arena *a, unsigned k) {
+  slot_meta *m;
+  uint64_t s = queue_take(a, k, 0, &m);
+  unback_slot(a, k, s, m);
+}
+
+/* A freed slot that nothing may still use: held in the quarantine when
+ * hold says so and there is one (and room to queue it), else unmapped. */
+static void settle(rt_arena *a, unsigned k, uint64_t s, slot_meta *m, int hold) {
+  rt_class *c = &a->cls[k];
+  if (!hold || !a->p.quarantine || queue_push(c, s) != 0) {
+    unback_slot(a, k, s, m);
+    return;
+  }
+  m->held = HELD_QUEUED;
+  c->nheld++;
+  atomic_fetch_add(&a->held, held_bytes(a, k, m));
+  while (atomic_load(&a->held) > a->p.quarantine && c->qlen) evict(a, k);
+}
+
+/* a live slot's host state made freed, with the counts */
+static void mark_freed(rt_arena *a, rt_class *c, slot_meta *m) {
+  m->state = RT_SLOT_FREED;
+  c->live--;
+  atomic_fetch_add(&a->frees, 1);
+  atomic_fetch_sub(&a->live_allocs, 1);
+  atomic_fetch_sub(&a->live_bytes, m->size);
+}
+
+/* queued slots a large class looks through for one whose mapped granules
+ * suit a size (sizes of a class differ by up to 2x) */
+#define RT_REUSE_LOOK 16
+
+/* For an allocation of size in class k: its oldest queued slot whose mapped
+ * memory suits size (any, below a granule; as many granules, above), when
+ * the quarantine is half full or the class has no other slot left (1, *s and
+ * *m). When none suits a full class, its oldest is unmapped, to be taken as
+ * a fresh one. */
+static int reuse_queued(rt_arena *a, unsigned k, uint64_t size, uint64_t *s, slot_meta **m) {
+  rt_class *c = &a->cls[k];
+  if (!c->qlen) return 0;
+  int full = c->live + c->nheld >= c->nslots;
+  if (!full && atomic_load(&a->held) * 2 < a->p.quarantine) return 0;
+  uint64_t g = a->vmm.granule, i = 0;
+  if ((1ull << c->shift) >= g) {
+    for (; i < c->qlen && i < RT_REUSE_LOOK; i++) {
+      const slot_meta *h = sparse_at(&c->slots, c->q[(c->qhead + i) % c->qcap], 0);
+      if ((size + g - 1) / g == (h->size + g - 1) / g) break;
+    }
+    if (i == c->qlen || i == RT_REUSE_LOOK) {
+      if (full) evict(a, k);
+      return 0;
+    }
+  }
+  *s = queue_take(a, k, i, m);
+  atomic_fetch_add(&a->reused, 1);
+  return 1;
+}
+
+static rt_status alloc_once(rt_arena *a, uint64_t size, uint64_t *ptr) {
   unsigned k = class_of_size(a, size);
   if (k >= a->p.classes) return RT_OUT_OF_MEMORY;
   rt_class *c = &a->cls[k];
   pthread_mutex_lock(&c->lock);
   rt_status st = RT_OUT_OF_MEMORY;
-  if (c->live == c->nslots) goto out;
-  /* the next slot that is not live: slots are reused only after a wrap */
   uint64_t s = c->next;
   slot_meta *m;
-  for (;;) {
-    m = sparse_at(&c->slots, s, 1);
-    if (!m) goto out;
-    if (m->state != RT_SLOT_LIVE && m->state != RT_SLOT_DEVHEAP) break;
-    s = s + 1 == c->nslots ? 0 : s + 1;
+  /* a queued slot's memory is mapped already and its table entry there */
+  int reused = reuse_queued(a, k, size, &s, &m);
+  if (!reused) {
+    if (c->live + c->nheld >= c->nslots) goto out;
+    /* the next slot that is neither live nor held: reused only after a wrap */
+    s = c->next;
+    for (;;) {
+      m = sparse_at(&c->slots, s, 1);
+      if (!m) goto out;
+      if (m->state != RT_SLOT_LIVE && m->state != RT_SLOT_DEVHEAP && m->held == HELD_NO) break;
+      s = s + 1 == c->nslots ? 0 : s + 1;
+    }
+    if ((st = ensure_table(a, k, s)) != RT_OK) goto out;
+    if ((st = back_slot(a, k, s, size, m)) != RT_OK) goto out;
   }
-  if ((st = ensure_table(a, k, s)) != RT_OK) goto out;
-  if ((st = back_slot(a, k, s, size, m)) != RT_OK) goto out;
   if ((st = write_entry(a, k, s, size)) != RT_OK) {
     m->size = size;
     unback_slot(a, k, s, m);
@@ -389,13 +513,36 @@ rt_status rt_arena_alloc(rt_arena *a, uint64_t size, uint64_t *ptr) {
   m->kept = 0;
   m->seq = atomic_fetch_add(&a->seq, 1) + 1;
   c->live++;
-  c->next = s + 1 == c->nslots ? 0 : s + 1;
+  if (!reused) c->next = s + 1 == c->nslots ? 0 : s + 1;
   *ptr = a->base + ((uint64_t)k << a->p.region_shift) + (s << c->shift);
   atomic_fetch_add(&a->allocs, 1);
   raise_peak(&a->peak_live_allocs, atomic_fetch_add(&a->live_allocs, 1) + 1);
   raise_peak(&a->peak_live_bytes, atomic_fetch_add(&a->live_bytes, size) + size);
 out:
   pthread_mutex_unlock(&c->lock);
+  return st;
+}
+
+/* every class's queued slots unmapped, one class lock at a time */
+static void trim(rt_arena *a) {
+  for (unsigned k = 0; k < a->ninit; k++) {
+    rt_class *c = &a->cls[k];
+    pthread_mutex_lock(&c->lock);
+    while (c->qlen) evict(a, k);
+    pthread_mutex_unlock(&c->lock);
+  }
+}
+
+rt_status rt_arena_alloc(rt_arena *a, uint64_t size, uint64_t *ptr) {
+  *ptr = 0;
+  if (size == 0) return RT_INVALID_VALUE;
+  rt_status st = alloc_once(a, size, ptr);
+  /* the device's memory is short while the quarantine holds some: it goes
+   * back before the allocation fails */
+  if (st == RT_OUT_OF_MEMORY && atomic_load(&a->held)) {
+    trim(a);
+    st = alloc_once(a, size, ptr);
+  }
   return st;
 }
 
@@ -409,7 +556,7 @@ rt_status rt_arena_reserve_run(rt_arena *a, unsigned k, uint64_t n, uint64_t *fi
   if (n > c->nslots - s0) goto out;
   for (uint64_t s = s0; s < s0 + n; s++) {
     slot_meta *m = sparse_at(&c->slots, s, 1);
-    if (!m || m->state == RT_SLOT_LIVE || m->state == RT_SLOT_DEVHEAP) goto out;
+    if (!m || m->state == RT_SLOT_LIVE || m->state == RT_SLOT_DEVHEAP || m->held != HELD_NO) goto out;
   }
   for (uint64_t s = s0; s < s0 + n; s++) {
     slot_meta *m = sparse_at(&c->slots, s, 0);
@@ -508,13 +655,47 @@ rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info) {
     /* the table first: from here on every instrumented access reports */
     st = write_entry(a, k, s, 0);
     if (st == RT_OK) {
-      m->state = RT_SLOT_FREED;
-      c->live--;
-      unback_slot(a, k, s, m);
-      atomic_fetch_add(&a->frees, 1);
-      atomic_fetch_sub(&a->live_allocs, 1);
-      atomic_fetch_sub(&a->live_bytes, m->size);
+      mark_freed(a, c, m);
+      settle(a, k, s, m, 0);
     }
+  }
+  pthread_mutex_unlock(&c->lock);
+  return st;
+}
+
+rt_status rt_arena_retire(rt_arena *a, uint64_t ptr, rt_alloc_info *info, uint64_t *entry) {
+  unsigned k;
+  uint64_t s;
+  slot_meta *m;
+  *entry = 0;
+  rt_class *c = lock_slot(a, ptr, &k, &s, &m, info);
+  if (!c) return RT_NOT_OURS;
+  rt_status st = live_base(a, k, s, m, ptr);
+  if (st == RT_OK && m->kept) st = RT_KEPT;
+  if (st == RT_OK) {
+    mark_freed(a, c, m);
+    m->held = HELD_RETIRED;
+    c->nheld++;
+    atomic_fetch_add(&a->held, held_bytes(a, k, m));
+    *entry = entry_addr(a, k, s);
+  }
+  pthread_mutex_unlock(&c->lock);
+  return st;
+}
+
+rt_status rt_arena_release(rt_arena *a, uint64_t ptr) {
+  unsigned k;
+  uint64_t s;
+  slot_meta *m;
+  rt_class *c = lock_slot(a, ptr, &k, &s, &m, NULL);
+  if (!c) return RT_NOT_OURS;
+  rt_status st = RT_INVALID_VALUE;
+  if (m && m->held == HELD_RETIRED && ptr == a->base + ((uint64_t)k << a->p.region_shift) + (s << c->shift)) {
+    m->held = HELD_NO;
+    c->nheld--;
+    atomic_fetch_sub(&a->held, held_bytes(a, k, m));
+    settle(a, k, s, m, 1);
+    st = RT_OK;
   }
   pthread_mutex_unlock(&c->lock);
   return st;
@@ -565,6 +746,9 @@ void rt_arena_get_stats(rt_arena *a, rt_arena_stats *s) {
   s->live_allocs = atomic_load(&a->live_allocs);
   s->live_bytes = atomic_load(&a->live_bytes);
   s->mapped_data_bytes = atomic_load(&a->mapped_data);
+  s->held_bytes = atomic_load(&a->held);
+  s->reused = atomic_load(&a->reused);
+  s->data_maps = atomic_load(&a->maps);
   s->spare_data_bytes = 0;
   for (unsigned k = 0; k < a->ninit; k++) {
     pthread_mutex_lock(&a->cls[k].lock);

@@ -5,7 +5,11 @@
  * Small classes pack slots into shared granules; large ones map only the
  * granules their size needs, leaving the rest of the slot as an unmapped
  * guard. Slots are handed out in order from a random start and not reused
- * until a class wraps, so a stale pointer finds a freed slot. */
+ * until a class wraps, so a stale pointer finds a freed slot; with a
+ * quarantine (rt_arena_params.quarantine), slots freed in stream order
+ * (retired, then released) keep their memory mapped and are reused oldest
+ * first once it is half full, which costs no VMM call (a stale pointer into
+ * a reused slot then passes, as under ASan). */
 #ifndef GSAN_RT_ARENA_H
 #define GSAN_RT_ARENA_H
 
@@ -33,6 +37,11 @@ typedef struct rt_arena_params {
   unsigned classes;     /* region_shift - min_shift + 1 at most */
   int device;
   uint64_t seed;        /* start slots; 0 = from the OS */
+  /* bytes of released slots whose memory stays mapped for reuse: a class
+   * takes its oldest such slot (no VMM call) when at least half of this is
+   * held; past it, a class's oldest are unmapped. 0: released slots are
+   * unmapped at once, as rt_arena_free's always are */
+  uint64_t quarantine;
 } rt_arena_params;
 
 /* 16 TiB at (device + 1) * 0x100000000000: 32 classes from 256 B to
@@ -62,6 +71,15 @@ void rt_arena_destroy(rt_arena *a);
 rt_status rt_arena_alloc(rt_arena *a, uint64_t size, uint64_t *ptr);
 /* ptr must be an allocation's base; info (may be NULL) describes the slot */
 rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info);
+/* A free in two steps, for frees in stream order (rt_retire.h): retire
+ * makes the slot freed on the host (a second free is a double free) and
+ * gives its table entry's device address in *entry, which the caller
+ * writes 0 to in stream order (the arena writes nothing); the memory stays
+ * mapped and the slot unused until rt_arena_release, once the stream has
+ * passed the free. The errors of rt_arena_free. */
+rt_status rt_arena_retire(rt_arena *a, uint64_t ptr, rt_alloc_info *info, uint64_t *entry);
+/* RT_INVALID_VALUE when ptr is not a retired slot's base */
+rt_status rt_arena_release(rt_arena *a, uint64_t ptr);
 /* Keeps the live allocation at ptr for the process: later frees return
  * RT_KEPT and leave it live (a CUDA graph's memory, which the graph uses
  * again at every launch). The errors of rt_arena_free otherwise. */
@@ -100,6 +118,9 @@ typedef struct rt_arena_stats {
   uint64_t live_allocs, live_bytes;
   uint64_t mapped_data_bytes;   /* physical memory behind allocations */
   uint64_t spare_data_bytes;    /* emptied granules kept to back new ones (not mapped) */
+  uint64_t held_bytes;          /* freed slots' memory kept mapped: quarantine and retired */
+  uint64_t reused;              /* allocations that took a quarantined slot */
+  uint64_t data_maps;           /* VMM maps of allocations' memory (a large slot's, a small class's granule) */
   uint64_t mapped_table_bytes;  /* physical memory behind slot tables */
   uint64_t allocs, frees;
   /* high-water marks: live allocations, the bytes they asked for, and the

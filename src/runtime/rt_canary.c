@@ -168,15 +168,16 @@ static int window_of(const rt_dev *d, const rt_alloc_info *i, uint64_t *start, u
   return *len != 0;
 }
 
-/* Checks the allocation at base (under cs.lock): 1 and *out when a canary
+/* Checks the allocation at base, in state (live, or freed while its memory
+ * is still mapped: a retired slot), under cs.lock: 1 and *out when a canary
  * word differs. A read the driver refuses (a context lost after a fault)
  * says nothing. */
-static int check_one(uint64_t base, broken *out) {
+static int check_slot(uint64_t base, int state, broken *out) {
   rt_dev *d = rt_device_of(base);
   rt_alloc_info i;
   uint64_t start, len;
   if (!d || !d->own_stream || !d->cuctx || !cs.DtoHAsync || rt_arena_find(d->arena, base, &i) != RT_OK ||
-      i.state != RT_SLOT_LIVE || i.base != base || !window_of(d, &i, &start, &len))
+      i.state != state || i.base != base || !window_of(d, &i, &start, &len))
     return 0;
   uint64_t buf[RT_CANARY_MAX_WINDOW / 8];
   if (rt_driver.cu.CtxPushCurrent(d->cuctx) != CUDA_SUCCESS) return 0;
@@ -196,6 +197,8 @@ static int check_one(uint64_t base, broken *out) {
     }
   return 0;
 }
+
+static int check_one(uint64_t base, broken *out) { return check_slot(base, RT_SLOT_LIVE, out); }
 
 /* Checks the recently used allocations (under cs.lock); a broken one is
  * dropped from the list (reported once). Returns how many are broken. */
@@ -281,6 +284,17 @@ rt_status rt_canary_free(rt_dev *d, uint64_t ptr, rt_alloc_info *info, const cha
   if (n && st == RT_KEPT) drop_recent(ptr);
   finish(&b, n, api);
   return st;
+}
+
+void rt_canary_retired(rt_dev *d, uint64_t ptr, const char *api) {
+  if (!on()) return;
+  broken b;
+  rt_alloc_info i;
+  pthread_mutex_lock(&cs.lock);
+  unsigned n = rt_arena_find(d->arena, ptr, &i) == RT_OK && i.base == ptr && !unchanged(d, &i) &&
+               check_slot(ptr, RT_SLOT_FREED, &b);
+  drop_recent(ptr);
+  finish(&b, n, api);
 }
 
 /* the function's name and the parameters that may hold a pointer, asked of

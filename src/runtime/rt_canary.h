@@ -43,6 +43,10 @@ void rt_canary_put(struct rt_dev *d, uint64_t base);
 /* rt_arena_free with the allocation's canary checked first (and reported,
  * as api's), while no check from another thread can read it. */
 rt_status rt_canary_free(struct rt_dev *d, uint64_t ptr, rt_alloc_info *info, const char *api);
+/* The canary of d's retired slot at ptr (rt_arena_retire: freed, its memory
+ * still mapped), checked once the free's stream has passed it (rt_retire.c);
+ * a broken one is reported as at a free by api. */
+void rt_canary_retired(struct rt_dev *d, uint64_t ptr, const char *api);
 /* A launch of f: logged (the kernels since the last clean check), and its
  * arena pointer parameters noted as recently used. */
 void rt_canary_launch(CUfunction f, void **params);

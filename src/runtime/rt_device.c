@@ -119,6 +119,7 @@ static void set_up(rt_dev *d, CUdevice dev) {
   if (!d->arena) {
     int err = rt_vmm_cuda(&d->vmm, &rt_driver.vmm, (int)dev);
     rt_arena_params p = rt_arena_default_params((int)dev);
+    p.quarantine = (uint64_t)rt_gsan.flags.quarantine_mb << 20;
     rt_status st = err ? RT_VMM_ERROR : rt_arena_create(&d->vmm, &p, &d->arena);
     if (st != RT_OK) {
       rt_gsan_say("cannot set up the arena on device %d (%s); its memory is not checked", (int)dev,

@@ -63,6 +63,12 @@ static const option table[] = {
     {"malloc_context_size", K_INT, FIELD(malloc_context_size), "32",
      "host stack frames kept for each allocation and free, shown in reports and matched by leak suppressions "
      "(0: none captured, the cheapest)", NULL, 0, 32},
+    {"quarantine_mb", K_INT, FIELD(quarantine_mb), "1024",
+     "MiB of device memory freed in stream order (cudaFreeAsync, PyTorch's tensors) kept mapped per device "
+     "before its slots are reused: such a slot is taken again, oldest first in its size class, once half of "
+     "this is held (no VMM call), so a use after free is found until then (0: unmapped at once, as cudaFree's "
+     "memory always is, and slots reused only when a class wraps)",
+     NULL, 0, 1048576},
     {"canaries", K_BOOL, FIELD(canaries), "1",
      "write canary words into the slack after each allocation's end and check them at frees, synchronising "
      "calls, exit and from the monitor thread: catches overflows by kernels gsan did not instrument",

@@ -27,6 +27,7 @@ typedef struct rt_flags {
   int jit_cache;         /* instrumented PTX kept on disk, found again by content */
   char jit_cache_dir[512]; /* empty: $GSAN_CACHE/jit, $XDG_CACHE_HOME/gsan/jit or ~/.cache/gsan/jit */
   int malloc_context_size; /* host frames kept per allocation and free stack; 0: none captured */
+  int quarantine_mb;     /* freed memory kept mapped per device before slots are reused (rt_arena.h) */
   int canaries;          /* canary words after each allocation's end (rt_canary.h) */
   int canary_bytes;      /* the canary window after the end, rounded down to 8 bytes */
   int canary_check_ms;   /* how often the monitor and synchronising calls check canaries; 0: every call */

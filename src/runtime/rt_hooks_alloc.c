@@ -16,6 +16,7 @@
 #include "rt_canary.h"
 #include "rt_depot.h"
 #include "rt_foreign.h"
+#include "rt_retire.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -36,6 +37,7 @@ static struct {
  * CUDA_SUCCESS or the driver's error for the failure */
 static CUresult arena_alloc(rt_dev *d, CUdeviceptr *dptr, size_t size) {
   uint64_t p;
+  rt_retire_poll(0); /* slots whose streams passed their frees, for the quarantine */
   rt_status st = rt_arena_alloc(d->arena, size, &p);
   if (st == RT_OK) {
     rt_depot_note_alloc(p, rt_gsan_stack_here());
@@ -88,13 +90,10 @@ static void report_free(rt_report_kind kind, const char *api, CUdeviceptr ptr, c
   rt_report_end(sc);
 }
 
-/* the slot of a pointer in d's arena goes back, once whatever may still use
- * it has finished (the caller waited); a second free, or a pointer that is
- * not an allocation's start, is reported as api's error */
-static CUresult arena_free(rt_dev *d, CUdeviceptr ptr, const char *api) {
-  rt_drain(0);
-  rt_alloc_info info;
-  rt_status st = rt_canary_free(d, ptr, &info, api);
+/* what a free of ptr that the arena answered st gives the caller: a second
+ * free, or a pointer that is not an allocation's start, is reported as
+ * api's error */
+static CUresult freed(rt_dev *d, CUdeviceptr ptr, rt_status st, const rt_alloc_info *info, const char *api) {
   if (st == RT_OK) {
     rt_depot_note_free(ptr, rt_gsan_stack_here());
     return CUDA_SUCCESS;
@@ -105,8 +104,28 @@ static CUresult arena_free(rt_dev *d, CUdeviceptr ptr, const char *api) {
   /* after a kernel fault the context refuses every call, the slot table's
    * update too: that is the driver's error to return, not the caller's bug */
   if (st == RT_VMM_ERROR) return (CUresult)rt_arena_last_error(d->arena);
-  report_free(st == RT_DOUBLE_FREE ? RT_KIND_DOUBLE_FREE : RT_KIND_INVALID_FREE, api, ptr, &info);
+  report_free(st == RT_DOUBLE_FREE ? RT_KIND_DOUBLE_FREE : RT_KIND_INVALID_FREE, api, ptr, info);
   return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* the slot of a pointer in d's arena goes back, once whatever may still use
+ * it has finished (the caller waited) */
+static CUresult arena_free(rt_dev *d, CUdeviceptr ptr, const char *api) {
+  rt_drain(0);
+  rt_alloc_info info;
+  rt_status st = rt_canary_free(d, ptr, &info, api);
+  return freed(d, ptr, st, &info, api);
+}
+
+/* The same in the order of stream s: freed on the host now, its memory
+ * given back once s has passed the free (rt_retire.h), with no wait here. */
+static CUresult arena_free_ordered(rt_dev *d, CUdeviceptr ptr, CUstream s, const char *api) {
+  rt_drain(0);
+  rt_alloc_info info;
+  uint64_t entry;
+  rt_status st = rt_arena_retire(d->arena, ptr, &info, &entry);
+  CUresult r = freed(d, ptr, st, &info, api);
+  return st == RT_OK ? rt_retire_ordered(d, ptr, entry, s, api) : r;
 }
 
 /* A pointer outside the arena goes to the driver. One of the driver's
@@ -324,9 +343,9 @@ static CUresult driver_ordered(CUresult r, CUstream s, const CUdeviceptr *dptr, 
 }
 
 /* Stream-ordered allocation: an arena slot is usable at once, which is
- * earlier than the stream needs it. The free waits for the stream, so work
- * queued before it finishes first and work after it finds a freed slot; that
- * costs the overlap cudaFreeAsync allows, and buys the use-after-free check.
+ * earlier than the stream needs it. The free is in stream order too
+ * (rt_retire.h): work queued before it runs as it should, work after it
+ * finds a freed slot, and the call does not wait.
  * Under graph capture the allocation is the graph's (above), and an arena
  * slot freed inside a graph stays live: freeing it now would fault the
  * captured work that runs when the graph does. v is the variant: 1 for the
@@ -358,9 +377,7 @@ static CUresult free_async(int v, CUdeviceptr ptr, CUstream s, const char *api) 
   if (!d && foreign_refused(ptr, api)) return CUDA_ERROR_INVALID_VALUE;
   if (!d) return foreign_freed(real.FreeAsync[v](ptr, s), ptr, api);
   if (rt_driver_capturing(str)) return owned_by_graph(d, ptr);
-  CUresult r = rt_driver.cu.StreamSynchronize(str);
-  if (r != CUDA_SUCCESS) return r;
-  return arena_free(d, ptr, api);
+  return arena_free_ordered(d, ptr, str, api);
 }
 
 /* the stream-ordered wrappers: w_<key> for the legacy stream, w_<key>_pt for

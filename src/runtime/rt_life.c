@@ -205,6 +205,10 @@ static void print_stats(void) {
                 "report ring (host)",
                 d->device, (unsigned long long)s.mapped_table_bytes, (unsigned long long)s.spare_data_bytes,
                 (unsigned long long)rt_ring_bytes(d->ring.capacity));
+    rt_gsan_say("stats: device %d: %llu VMM maps of allocations' memory; %llu allocations took a slot freed in "
+                "stream order, %llu bytes held at exit",
+                d->device, (unsigned long long)s.data_maps, (unsigned long long)s.reused,
+                (unsigned long long)s.held_bytes);
   }
   rt_events_stats();
 }

@@ -21,6 +21,7 @@ struct fake_vmm {
   resv rs[16];
   int nrs;
   int errors, fail_after, deny_hint;
+  uint64_t map_calls; /* maps and unmaps, successful or not */
 };
 
 fake_vmm *fake_vmm_new(uint64_t granule) {
@@ -127,6 +128,7 @@ static int fk_map(void *ctx, uint64_t addr, uint64_t size, uint64_t handle, int 
   fake_vmm *f = ctx;
   (void)device;
   pthread_mutex_lock(&f->lock);
+  f->map_calls++;
   int rc = 0, inside = 0;
   phys *p = find_phys(f, handle, NULL);
   for (int i = 0; i < f->nrs; i++)
@@ -151,6 +153,7 @@ static int fk_map(void *ctx, uint64_t addr, uint64_t size, uint64_t handle, int 
 static int fk_unmap(void *ctx, uint64_t addr, uint64_t size) {
   fake_vmm *f = ctx;
   pthread_mutex_lock(&f->lock);
+  f->map_calls++;
   int found = -1, rc = 0;
   for (int i = 0; i < f->nmaps; i++)
     if (f->maps[i].addr == addr && f->maps[i].size == size) found = i;
@@ -236,6 +239,7 @@ int fake_vmm_is_mapped(fake_vmm *f, uint64_t addr) {
 
 uint64_t fake_vmm_created_bytes(fake_vmm *f) { return f->live_bytes; }
 int fake_vmm_mappings(fake_vmm *f) { return f->nmaps; }
+uint64_t fake_vmm_map_calls(fake_vmm *f) { return f->map_calls; }
 int fake_vmm_errors(fake_vmm *f) { return f->errors; }
 void fake_vmm_fail_create_after(fake_vmm *f, int n) { f->fail_after = n; }
 void fake_vmm_deny_hint(fake_vmm *f, int deny) { f->deny_hint = deny; }

@@ -20,6 +20,7 @@ int fake_vmm_read(fake_vmm *f, uint64_t addr, void *dst, size_t size);
 int fake_vmm_is_mapped(fake_vmm *f, uint64_t addr);
 uint64_t fake_vmm_created_bytes(fake_vmm *f);  /* physical memory alive now */
 int fake_vmm_mappings(fake_vmm *f);
+uint64_t fake_vmm_map_calls(fake_vmm *f);   /* map and unmap calls so far */
 int fake_vmm_errors(fake_vmm *f);             /* misuse seen: overlap, bad unmap, ... */
 void fake_vmm_fail_create_after(fake_vmm *f, int n); /* the n+1-th create fails; -1 never */
 void fake_vmm_deny_hint(fake_vmm *f, int deny);

@@ -18,7 +18,7 @@ static const uint64_t GRANULE = 2 * MiB;
 
 static rt_arena_params small_params(uint64_t seed) {
   /* 1 GiB regions, classes from 256 B to 1 GiB */
-  rt_arena_params p = {0x100000000000ull, 30, 8, 23, 0, seed};
+  rt_arena_params p = {0x100000000000ull, 30, 8, 23, 0, seed, 0};
   return p;
 }
 
@@ -302,7 +302,7 @@ static void test_out_of_memory(void) {
   CHECK(rt_arena_alloc(e.a, 300, &p) == RT_OK, "recovers once memory is there");
   env_close(&e);
   /* a class runs out of slots, then wraps to a freed one */
-  rt_arena_params q = {0x100000000000ull, 21, 8, 14, 0, 6};
+  rt_arena_params q = {0x100000000000ull, 21, 8, 14, 0, 6, 0};
   env_open(&e, q);
   uint64_t a1, a2, a3;
   CHECK(rt_arena_alloc(e.a, MiB - 256, &a1) == RT_OK && rt_arena_alloc(e.a, MiB - 256, &a2) == RT_OK, "both 1 MiB slots");
@@ -415,6 +415,129 @@ static void test_threads(void) {
   env_close(&e);
 }
 
+/* a free in stream order: retired, then released */
+static rt_status qfree(env *e, uint64_t p) {
+  uint64_t entry;
+  rt_status st = rt_arena_retire(e->a, p, NULL, &entry);
+  if (st != RT_OK) return st;
+  e->ops.set64(e->ops.ctx, entry, 0); /* the caller's write, on the free's stream */
+  return rt_arena_release(e->a, p);
+}
+
+/* released slots held mapped and reused oldest first once the quarantine is
+ * half full (rt_arena.c, "Freed slots"); rt_arena_free's never */
+static void test_quarantine(void) {
+  env e;
+  rt_arena_params p = small_params(8);
+  p.quarantine = 64 * MiB;
+  env_open(&e, p);
+  uint64_t a, b, x, base, size;
+  /* below half the quarantine: fresh slots, the freed ones still mapped and
+   * their entries saying freed */
+  CHECK(rt_arena_alloc(e.a, 1000, &a) == RT_OK && qfree(&e, a) == RT_OK, "small alloc and free");
+  CHECK(rt_arena_alloc(e.a, 1000, &b) == RT_OK && b != a, "not reused below half the quarantine");
+  CHECK(fake_vmm_is_mapped(e.f, a) && device_lookup(&e, a, &base, &size) == 0 && size == 0,
+        "a freed slot stays mapped, its entry 0");
+  CHECK(qfree(&e, a) == RT_DOUBLE_FREE && rt_arena_free(e.a, a, NULL) == RT_DOUBLE_FREE,
+        "a held slot freed again is a double free");
+  CHECK(rt_arena_alloc(e.a, 5 * MiB, &x) == RT_OK && rt_arena_free(e.a, x, NULL) == RT_OK &&
+            !fake_vmm_is_mapped(e.f, x),
+        "rt_arena_free unmaps at once, quarantine or not");
+  qfree(&e, b);
+  /* large slots: 5 MiB maps 3 granules; six of them freed hold 36 MiB */
+  uint64_t big[6];
+  for (int i = 0; i < 6; i++) CHECK(rt_arena_alloc(e.a, 5 * MiB, &big[i]) == RT_OK, "alloc 5 MiB #%d", i);
+  for (int i = 0; i < 6; i++) qfree(&e, big[i]);
+  rt_arena_stats st;
+  rt_arena_get_stats(e.a, &st);
+  CHECK(st.held_bytes == 36 * MiB + 2 * 1024, "held: %llu", (unsigned long long)st.held_bytes);
+  uint64_t calls = fake_vmm_map_calls(e.f), created = fake_vmm_created_bytes(e.f);
+  CHECK(rt_arena_alloc(e.a, 5 * MiB - 100, &x) == RT_OK && x == big[0], "the oldest freed slot of the class reused");
+  CHECK(fake_vmm_map_calls(e.f) == calls && fake_vmm_created_bytes(e.f) == created, "with no VMM call");
+  CHECK(device_lookup(&e, x, &base, &size) == 0 && size == 5 * MiB - 100, "its entry holds the new size");
+  rt_alloc_info in;
+  CHECK(rt_arena_find(e.a, big[1], &in) == RT_OK && in.state == RT_SLOT_FREED, "the next one is still freed");
+  /* a size of more granules does not take a slot mapped for fewer */
+  uint64_t y;
+  CHECK(rt_arena_alloc(e.a, 7 * MiB, &y) == RT_OK && y != big[1] && fake_vmm_is_mapped(e.f, y + 8 * MiB - 1),
+        "7 MiB takes a fresh slot");
+  qfree(&e, y);
+  qfree(&e, x);
+  uint64_t y2;
+  CHECK(rt_arena_alloc(e.a, 7 * MiB, &y2) == RT_OK && y2 == y,
+        "a size of more granules takes the first queued slot mapped for as many, behind five that are not");
+  rt_arena_find(e.a, big[1], &in);
+  CHECK(in.state == RT_SLOT_FREED, "those stay queued");
+  qfree(&e, y2);
+  /* the quarantine is a bound: churn keeps the held bytes under it */
+  for (int i = 0; i < 40; i++) {
+    uint64_t z;
+    CHECK(rt_arena_alloc(e.a, (uint64_t)(1 + i % 3) * 5 * MiB, &z) == RT_OK, "churn %d", i);
+    qfree(&e, z);
+    rt_arena_get_stats(e.a, &st);
+    CHECK(st.held_bytes <= 64 * MiB, "held %llu past the quarantine", (unsigned long long)st.held_bytes);
+  }
+  CHECK(st.reused > 0, "churn reuses slots: %llu", (unsigned long long)st.reused);
+  env_close(&e);
+
+  /* memory short while the quarantine holds some: it goes back first */
+  env_open(&e, p);
+  uint64_t m1, m2;
+  CHECK(rt_arena_alloc(e.a, 3 * MiB, &m1) == RT_OK && qfree(&e, m1) == RT_OK, "3 MiB held");
+  fake_vmm_fail_create_after(e.f, 0);
+  CHECK(rt_arena_alloc(e.a, 3 * MiB + 4096, &m2) == RT_OK && m2 != m1 && !fake_vmm_is_mapped(e.f, m1),
+        "with no memory to create, the held slot's memory is unmapped and mapped again for the new one");
+  fake_vmm_fail_create_after(e.f, -1);
+  qfree(&e, m2);
+  env_close(&e);
+
+  /* a class whose every other slot is held takes its oldest, however empty
+   * the quarantine: 2 slots of 1 MiB in 2 MiB regions */
+  rt_arena_params q = {0x100000000000ull, 21, 8, 14, 0, 6, 1ull << 40};
+  env_open(&e, q);
+  uint64_t c1, c2, c3;
+  CHECK(rt_arena_alloc(e.a, 600 << 10, &c1) == RT_OK && qfree(&e, c1) == RT_OK, "first of two");
+  CHECK(rt_arena_alloc(e.a, 600 << 10, &c2) == RT_OK && c2 != c1 && qfree(&e, c2) == RT_OK,
+        "second of two");
+  CHECK(rt_arena_alloc(e.a, 600 << 10, &c3) == RT_OK && c3 == c1, "a full class reuses its oldest");
+  qfree(&e, c3);
+  env_close(&e);
+}
+
+/* frees in two steps (rt_arena_retire, rt_arena_release) */
+static void test_retire(void) {
+  for (int quarantined = 0; quarantined < 2; quarantined++) {
+    env e;
+    rt_arena_params p = small_params(9);
+    p.quarantine = quarantined ? 64 * MiB : 0;
+    env_open(&e, p);
+    uint64_t a, b, entry, base, size, e2;
+    rt_alloc_info in;
+    CHECK(rt_arena_alloc(e.a, 3 * MiB, &a) == RT_OK, "alloc");
+    CHECK(rt_arena_retire(e.a, a, &in, &entry) == RT_OK && in.base == a && in.size == 3 * MiB, "retire");
+    CHECK(rt_arena_entry(e.a, a, &base, &e2) && e2 == entry, "the entry to write is the slot's");
+    CHECK(device_lookup(&e, a, &base, &size) == 0 && size == 3 * MiB, "the arena does not write it");
+    CHECK(fake_vmm_is_mapped(e.f, a + 4 * MiB - 1), "the memory stays mapped");
+    CHECK(rt_arena_find(e.a, a, &in) == RT_OK && in.state == RT_SLOT_FREED, "freed on the host at once");
+    CHECK(rt_arena_retire(e.a, a, NULL, &entry) == RT_DOUBLE_FREE && entry == 0, "retired twice: a double free");
+    CHECK(rt_arena_free(e.a, a, NULL) == RT_DOUBLE_FREE, "freed after retiring: a double free");
+    CHECK(rt_arena_retire(e.a, a + 8, NULL, &entry) == RT_DOUBLE_FREE, "inside a freed slot: as a free says");
+    CHECK(rt_arena_alloc(e.a, 3 * MiB, &b) == RT_OK && b != a, "a retired slot is not handed out");
+    CHECK(rt_arena_release(e.a, b) == RT_INVALID_VALUE, "a live slot is not released");
+    CHECK(rt_arena_release(e.a, a) == RT_OK, "release");
+    CHECK(rt_arena_release(e.a, a) == RT_INVALID_VALUE, "released twice");
+    CHECK(fake_vmm_is_mapped(e.f, a) == quarantined, quarantined ? "held in the quarantine" : "unmapped without one");
+    rt_arena_free(e.a, b, NULL);
+    rt_arena_stats st;
+    rt_arena_get_stats(e.a, &st);
+    CHECK(st.live_allocs == 0 && st.held_bytes == (quarantined ? 4 * MiB : 0), "counts: live %llu held %llu",
+          (unsigned long long)st.live_allocs, (unsigned long long)st.held_bytes);
+    /* destroyed with a slot still retired: nothing left behind */
+    CHECK(rt_arena_alloc(e.a, 1000, &a) == RT_OK && rt_arena_retire(e.a, a, NULL, &entry) == RT_OK, "retire small");
+    env_close(&e);
+  }
+}
+
 int main(void) {
   struct { const char *name; void (*fn)(void); } tests[] = {
       {"sizes, alignment and the device lookup", test_sizes},
@@ -426,6 +549,8 @@ int main(void) {
       {"out of memory and class exhaustion", test_out_of_memory},
       {"placement: hint, seeds, ctx", test_placement},
       {"8 host threads", test_threads},
+      {"quarantine: freed slots held and reused", test_quarantine},
+      {"frees in two steps: retire, release", test_retire},
   };
   int passed = 0, failed = 0;
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {

@@ -7,10 +7,13 @@ import re
 
 OUTPUTS = ('ext_build.out', 'ext_oob.out', 'ext_uaf.out', 'compile_native.out', 'compile_native_nocache.out',
            'compile_gsan.out', 'compile_gsan_cache.out', 'two_procs.out', 'two_procs.logs', 'pluggable.out',
-           'triton_overflow.out')
+           'triton_overflow.out', 'tensor_bounds_clean.out', 'tensor_bounds_overflow.out', 'tensor_bounds_uaf.out',
+           'train_native.out', 'train_gsan.out')
 # the compile runs: file, and what it was
 RUNS = (('compile_native.out', 'native, caching on'), ('compile_native_nocache.out', 'native, caching off'),
-        ('compile_gsan.out', 'gsan, caching off'), ('compile_gsan_cache.out', 'gsan, caching on'))
+        ('compile_gsan.out', 'gsan, default'), ('compile_gsan_cache.out', 'gsan, caching on'))
+# bench/torch_train.py's models and modes
+TRAIN = ('conv eager', 'block eager', 'conv compiled', 'block compiled')
 KEY = re.compile(r'GPUSanitizer|^ *#0 |is located|built by|: ok|matches eager|median|compile and|^SKIP|^FAIL|'
                  r'not reached|rank [01] pid|caching allocator|under gsan:|exit status|==[0-9]+==gsan:|'
                  r'Traceback|[A-Za-z]+Error\b|error:')
@@ -75,10 +78,31 @@ def main():
         md += ['', '## torch.compile: time per training step', '',
                'CUDA events around 20 steps (forward and backward), the median of 7 such runs, after 3 warm-up',
                "steps that compile. The native runs have Inductor and Triton caches of their own; gsan's runs compile",
-               "their Triton kernels through gsan's ptxas wrapper. Caching off: PYTORCH_NO_CUDA_MEMORY_CACHING=1, gsan",
-               "run's default (each tensor its own cudaMalloc and cudaFree, and a cudaFree waits for the device);",
-               "caching on: PyTorch's caching allocator (under gsan, PYTORCH_NO_CUDA_MEMORY_CACHING=0).", '']
+               "their Triton kernels through gsan's ptxas wrapper. Native caching off: PYTORCH_NO_CUDA_MEMORY_CACHING=1",
+               "(each tensor its own cudaMalloc and cudaFree); gsan's default: PyTorch's cudaMallocAsync backend (each",
+               "tensor its own stream-ordered allocation, an arena slot with exact bounds, freed without a wait);",
+               "caching on: PyTorch's caching allocator (under gsan, PYTORCH_NO_CUDA_MEMORY_CACHING=0: bounds are its",
+               "blocks).", '']
         md += timing
+    train = {m: (median_ms(logdir, 'train_native.out', m), median_ms(logdir, 'train_gsan.out', m)) for m in TRAIN}
+    if any(a and b for a, b in train.values()):
+        md += ['', '## Training steps with exact per-tensor bounds', '',
+               '`bench/torch_train.py`: a convolutional net (64 CIFAR-sized images) and a transformer block (16 x',
+               '128 tokens of 256), a step being forward, backward and an SGD step; CUDA events around 20 steps, the',
+               'median of 7 such runs, after 3 warm-up steps (which compile). Native: PyTorch as installed, its caching',
+               "allocator on; gsan: `gsan run`'s default, each tensor its own allocation with exact bounds.", '',
+               '| model, mode | native (ms) | gsan (ms) | gsan / native |', '|---|---|---|---|']
+        worst = {}
+        for m in TRAIN:
+            a, b = train[m]
+            ratio = b / a if a and b else None
+            md.append('| %s | %s | %s | %s |' % (m, '%.3f' % a if a else '?', '%.3f' % b if b else '?',
+                                                '%.2fx' % ratio if ratio else '?'))
+            mode = m.split()[1]
+            if ratio and (mode not in worst or ratio > worst[mode]):
+                worst[mode] = ratio
+        md += ['', 'training step, gsan/native, exact per-tensor bounds: eager %s, compiled %s' %
+               tuple('%.2f' % worst[k] if k in worst else '?' for k in ('eager', 'compiled'))]
     md += ['', '## Key output lines', '']
     for name in OUTPUTS:
         found = key_lines(logdir, name)

@@ -8,7 +8,13 @@
 #   ext_oob          the extension writes one element past a tensor
 #   ext_uaf          the extension reads a freed tensor through its stale data pointer
 #   compile_clean    torch.compile'd MLP and attention blocks, trained: no report; timed
-#                    natively and under gsan, PyTorch's caching allocator off and on
+#                    natively (PyTorch's caching allocator on and off) and under gsan (its
+#                    default, PyTorch's cudaMallocAsync backend; and the caching allocator on)
+#   tensor_bounds_*  under gsan run's default for PyTorch: correct training steps, then a Triton
+#                    store one element past a tensor (overflow), a load of a deleted tensor (uaf)
+#   train_step       bench/torch_train.py (conv net and transformer block, eager and compiled):
+#                    natively with PyTorch's caching allocator and under gsan's default, no report;
+#                    the time per step of each
 #   two_procs        two processes on one GPU (torchrun, else multiprocessing spawn), one
 #                    gsan and one log each: one log with a Triton OOB report, one without
 #   pluggable        gsan_torch_malloc/gsan_torch_free as PyTorch's allocator; a Triton
@@ -26,7 +32,8 @@
 # run cut short still leaves what it saw. Work and logs in ${WORK:-build/frameworks};
 # where OUT is set (a device machine's output folder), frameworks.md and a
 # tarball of the logs are copied there too.
-# Usage: sh tests/gpu/frameworks/run.sh [ext] [compile] [two_procs] [pluggable] [triton] [nvrtc] [cupy] [pools]
+# Usage: sh tests/gpu/frameworks/run.sh [ext] [compile] [two_procs] [pluggable] [bounds] [train] [triton] [nvrtc]
+#        [cupy] [pools]
 #   (no names: all of them)
 #   PYTHON        the interpreter with torch and triton (default python3)
 #   FILECHECK     LLVM's FileCheck, when it is neither on PATH nor in /usr/lib/llvm-*/bin
@@ -46,8 +53,8 @@ die() { echo "frameworks/run.sh: $*" >&2; exit 1; }
 want() { [ "$ONLY" = "  " ] || case $ONLY in *" $1 "*) true ;; *) false ;; esac; }
 for a in "$@"; do
   case $a in
-    ext | compile | two_procs | pluggable | triton | nvrtc | cupy | pools) ;;
-    *) die "no test group '$a' (ext compile two_procs pluggable triton nvrtc cupy pools)" ;;
+    ext | compile | two_procs | pluggable | bounds | train | triton | nvrtc | cupy | pools) ;;
+    *) die "no test group '$a' (ext compile two_procs pluggable bounds train triton nvrtc cupy pools)" ;;
   esac
 done
 mkdir -p "$WORK" || die "cannot make $WORK"
@@ -162,15 +169,20 @@ fi
 
 if want compile; then
   # natively with the caching allocator on (PyTorch's default) and off,
-  # under gsan with it off (gsan run's default) and on
+  # under gsan with its default (PyTorch's cudaMallocAsync backend) and with
+  # the caching allocator on
   t0=$(now)
-  limited env -u PYTORCH_NO_CUDA_MEMORY_CACHING $NATIVE "$PY" $F/compile_clean.py >"$WORK/compile_native.out" 2>&1
+  limited env -u PYTORCH_NO_CUDA_MEMORY_CACHING -u PYTORCH_CUDA_ALLOC_CONF $NATIVE "$PY" $F/compile_clean.py \
+    >"$WORK/compile_native.out" 2>&1
   rn=$?
-  limited env PYTORCH_NO_CUDA_MEMORY_CACHING=1 $NATIVE "$PY" $F/compile_clean.py >"$WORK/compile_native_nocache.out" 2>&1
+  limited env -u PYTORCH_CUDA_ALLOC_CONF PYTORCH_NO_CUDA_MEMORY_CACHING=1 $NATIVE "$PY" $F/compile_clean.py \
+    >"$WORK/compile_native_nocache.out" 2>&1
   rnn=$?
-  limited env -u PYTORCH_NO_CUDA_MEMORY_CACHING "$GSAN" run -- "$PY" $F/compile_clean.py >"$WORK/compile_gsan.out" 2>&1
+  limited env -u PYTORCH_NO_CUDA_MEMORY_CACHING -u PYTORCH_CUDA_ALLOC_CONF "$GSAN" run -- "$PY" $F/compile_clean.py \
+    >"$WORK/compile_gsan.out" 2>&1
   rg=$?
-  limited env PYTORCH_NO_CUDA_MEMORY_CACHING=0 "$GSAN" run -- "$PY" $F/compile_clean.py >"$WORK/compile_gsan_cache.out" 2>&1
+  limited env -u PYTORCH_CUDA_ALLOC_CONF PYTORCH_NO_CUDA_MEMORY_CACHING=0 "$GSAN" run -- "$PY" $F/compile_clean.py \
+    >"$WORK/compile_gsan_cache.out" 2>&1
   rgc=$?
   r=PASS
   for o in compile_gsan compile_gsan_cache; do
@@ -219,6 +231,51 @@ if want pluggable; then
   t0=$(now)
   limited "$GSAN" run -- "$PY" $F/pluggable.py >"$WORK/pluggable.out" 2>&1
   bug pluggable "$WORK/pluggable.out" $? $F/pluggable.py "global-buffer-overflow pluggable.py:40, 40000-byte tensor" "$t0"
+fi
+
+if want bounds; then
+  # gsan run's default for PyTorch (the environment's choice left out)
+  for w in clean overflow uaf; do
+    t0=$(now)
+    limited env -u PYTORCH_NO_CUDA_MEMORY_CACHING -u PYTORCH_CUDA_ALLOC_CONF "$GSAN" run -- "$PY" \
+      $F/tensor_bounds.py $w >"$WORK/tensor_bounds_$w.out" 2>&1
+    rc=$?
+    case $w in
+      clean)
+        clean tensor_bounds_clean "$WORK/tensor_bounds_clean.out" $rc $F/tensor_bounds.py "no report" "$t0" ;;
+      *)
+        pre=$(echo $w | tr a-z A-Z)
+        if [ $rc = 1 ] && "$FILECHECK" --check-prefixes=CHECK,$pre $F/tensor_bounds.py <"$WORK/tensor_bounds_$w.out" \
+          >"$WORK/tensor_bounds_$w.out.filecheck" 2>&1; then r=PASS; else r=FAIL; fi
+        case $w in
+          overflow) want_="global-buffer-overflow tensor_bounds.py:42, 4000-byte tensor" ;;
+          *) want_="use-after-free tensor_bounds.py:49, 4000-byte tensor freed" ;;
+        esac
+        row tensor_bounds_$w "$want_" "$(summary "$WORK/tensor_bounds_$w.out"), exit $rc" $r $(($(now) - t0)) ;;
+    esac
+  done
+fi
+
+if want train; then
+  # natively with PyTorch's caching allocator, under gsan with its default
+  t0=$(now)
+  limited env -u PYTORCH_NO_CUDA_MEMORY_CACHING -u PYTORCH_CUDA_ALLOC_CONF $NATIVE "$PY" bench/torch_train.py \
+    >"$WORK/train_native.out" 2>&1
+  rn=$?
+  limited env -u PYTORCH_NO_CUDA_MEMORY_CACHING -u PYTORCH_CUDA_ALLOC_CONF "$GSAN" run -- "$PY" bench/torch_train.py \
+    >"$WORK/train_gsan.out" 2>&1
+  rg=$?
+  r=PASS
+  [ "$rn$rg" = 00 ] && ! grep -q 'GPUSanitizer' "$WORK/train_gsan.out" &&
+    grep -q '^allocator: cudaMallocAsync' "$WORK/train_gsan.out" || r=FAIL
+  tms() { sed -n "s/^$1: median \([0-9.]*\) ms per step.*/\1/p" "$WORK/$2.out" | head -n 1; }
+  got=
+  for m in "conv eager" "block eager" "conv compiled" "block compiled"; do
+    got="$got${got:+, }$m $(awk -v a="$(tms "$m" train_gsan)" -v b="$(tms "$m" train_native)" \
+      'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else printf "?" }')"
+  done
+  row train_step "no report; gsan/native per step" "$(summary "$WORK/train_gsan.out"); $got; exit $rn/$rg" $r \
+    $(($(now) - t0))
 fi
 
 if want triton; then
