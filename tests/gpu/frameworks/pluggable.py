@@ -5,10 +5,7 @@
 # Triton kernel whose store is not masked writes past a 10000-float tensor:
 # the report gives the tensor's exact size, and the allocation's stack goes
 # through PyTorch's pluggable allocator. run.sh runs it as
-#   PYTORCH_NO_CUDA_MEMORY_CACHING=1 gsan run -- python3 pluggable.py
-# (with the variable set, gsan run leaves PyTorch's allocator configuration
-# alone: its default, PyTorch's cudaMallocAsync backend, would make PyTorch
-# refuse the pluggable allocator)
+#   PYTORCH_NO_CUDA_MEMORY_CACHING=1 gsan run -- python3 pluggable.py (gsan's default backend: PyTorch refuses)
 # expects exit status 1 and this output:
 # CHECK: allocator: gsan_torch_malloc
 # CHECK: clean part: ok
