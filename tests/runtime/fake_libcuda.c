@@ -522,9 +522,11 @@ static CUresult f_StreamCreate(CUstream *s, unsigned f) {
   *s = (CUstream)(uintptr_t)0x55;
   return CUDA_SUCCESS;
 }
+uint64_t fake_written_stream = 0xdead; /* the stream of the latest single value write */
 static CUresult f_StreamWriteValue64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f) {
-  (void)s; (void)f;
+  (void)f;
   if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
+  fake_written_stream = (uint64_t)(uintptr_t)s;
   fake_value_writes++;
   return (CUresult)ops.set64(ops.ctx, a, v);
 }
@@ -559,7 +561,13 @@ static CUresult f_EventCreate(CUevent *e, unsigned f) {
   *e = (CUevent)(uintptr_t)0x66;
   return CUDA_SUCCESS;
 }
-static CUresult f_EventRecord(CUevent e, CUstream s) { (void)e; (void)s; fake_event_done = 0; return CUDA_SUCCESS; }
+uint64_t fake_recorded_stream = 0xdead; /* the stream of the latest event record */
+static CUresult f_EventRecord(CUevent e, CUstream s) {
+  (void)e;
+  fake_recorded_stream = (uint64_t)(uintptr_t)s;
+  fake_event_done = 0;
+  return CUDA_SUCCESS;
+}
 static CUresult f_EventQuery(CUevent e) { (void)e; return fake_event_done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY; }
 static CUresult f_EventSynchronize(CUevent e) { (void)e; fake_event_done = 1; return CUDA_SUCCESS; }
 static CUresult f_StreamWaitEvent(CUstream s, CUevent e, unsigned f) {

@@ -283,14 +283,20 @@ int main(int argc, char **argv) {
     CUstream s = (CUstream)(uintptr_t)0x77;
     r = AllocAsync(&b, 512, s);
     printf("cuMemAllocAsync(512): %d, in the arena: %s\n", r, b >= 0x100000000000ull && b < 0x200000000000ull ? "yes" : "no");
+    uint64_t *written = dlsym(h, "fake_written_stream"), *recorded = dlsym(h, "fake_recorded_stream");
     int n0 = *syncs;
     r = FreeAsync(b, s);
-    printf("cuMemFreeAsync: %d, after waiting for its stream: %s\n", r, *syncs == n0 + 1 && *synced == 0x77 ? "yes" : "NO");
+    printf("cuMemFreeAsync: %d, without a wait, its entry written and an event recorded on its stream: %s\n", r,
+           *syncs == n0 && *written == 0x77 && *recorded == 0x77 ? "yes" : "NO");
+    (void)synced;
     printf("copy into memory freed by cuMemFreeAsync: %d\n", HtoD(b, buf, 16));
     r = AllocAsync(&b, 64, NULL);
     r = FreeAsync_ptsz(b, NULL);
-    printf("per-thread variant waits for the per-thread stream: %s\n",
-           r == CUDA_SUCCESS && *synced == (uint64_t)(uintptr_t)CU_STREAM_PER_THREAD ? "yes" : "NO");
+    printf("per-thread variant writes on the per-thread stream: %s\n",
+           r == CUDA_SUCCESS && *syncs == n0 && *written == (uint64_t)(uintptr_t)CU_STREAM_PER_THREAD &&
+                   *recorded == (uint64_t)(uintptr_t)CU_STREAM_PER_THREAD
+               ? "yes"
+               : "NO");
     printf("cuMemFreeAsync again: %d\n", FreeAsync(b, s));
     size_t pitch = 0;
     r = AllocPitch(&b, &pitch, 1000, 3, 4);

@@ -65,9 +65,11 @@ int main(int argc, char **argv) {
   void *d16 = tmalloc(64, 16, NULL);
   printf("device 16: %s\n", d16 && !in_arena_of(d16, 0) && !in_arena_of(d16, 1) ? "the driver's" : "NOT the driver's");
   tfree(d16, 64, 16, NULL);
+  uint64_t *written = dlsym(h, "fake_written_stream");
   *synced = 0;
   tfree(p, 4000, 0, s5);
-  printf("free waited for its stream: %s\n", *synced == 0x5 ? "yes" : "NO");
+  printf("free in the order of its stream, not waiting: %s\n",
+         *synced == 0 && written && *written == 0x5 ? "yes" : "NO");
   tfree(q, 3000, 1, NULL);
   tfree(q2, 10, 1, NULL);
   tfree(r, 100, 0, NULL);
