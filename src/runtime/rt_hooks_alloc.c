@@ -342,20 +342,6 @@ static CUresult driver_ordered(CUresult r, CUstream s, const CUdeviceptr *dptr, 
   return r == CUDA_SUCCESS && !rt_driver_capturing(s) ? tracked(r, dptr, size) : r;
 }
 
-/* A stream-ordered allocation's slot, its entry and canary words written on
- * its stream s (rt_vmm_cuda_capture_begin): launches after it pay nothing for
- * them, as they would for writes on gsan's own stream. When the writes
- * cannot be made, the slot goes back and the driver's error is returned. */
-static CUresult ordered_alloc(rt_dev *d, CUdeviceptr *dptr, size_t size, CUstream s) {
-  rt_vmm_cuda_capture_begin(&d->vmm, s);
-  CUresult r = arena_alloc(d, dptr, size);
-  int e = rt_vmm_cuda_capture_end(&d->vmm);
-  if (r != CUDA_SUCCESS || !e) return r;
-  rt_arena_free(d->arena, *dptr, NULL);
-  *dptr = 0;
-  return (CUresult)e;
-}
-
 /* Stream-ordered allocation: an arena slot is usable at once, which is
  * earlier than the stream needs it. The free is in stream order too
  * (rt_retire.h): work queued before it runs as it should, work after it
@@ -369,7 +355,7 @@ static CUresult alloc_async(int v, CUdeviceptr *dptr, size_t size, CUstream s) {
   rt_dev *d;
   if (!dptr || size == 0 || !(d = rt_device_here()))
     return driver_ordered(real.AllocAsync[v](dptr, size, s), str, dptr, size);
-  return rt_driver_capturing(str) ? graph_alloc(d, dptr, size) : ordered_alloc(d, dptr, size, str);
+  return rt_driver_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);
 }
 
 static CUresult alloc_from_pool(int v, CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s) {
@@ -377,7 +363,7 @@ static CUresult alloc_from_pool(int v, CUdeviceptr *dptr, size_t size, CUmemoryP
   rt_dev *d;
   if (!dptr || size == 0 || !pool || !(d = rt_device_here()) || !arena_pool(d, pool))
     return driver_ordered(real.AllocFromPool[v](dptr, size, pool, s), str, dptr, size);
-  return rt_driver_capturing(str) ? graph_alloc(d, dptr, size) : ordered_alloc(d, dptr, size, str);
+  return rt_driver_capturing(str) ? graph_alloc(d, dptr, size) : arena_alloc(d, dptr, size);
 }
 
 /* api: the call that frees, as reports name it */

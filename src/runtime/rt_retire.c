@@ -18,13 +18,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 /* frees pending: past this many, a free waits for its stream */
 #define RT_RETIRE_MAX 8192
-/* a poll that does not wait asks the driver at most this often (the
- * monitor's tick polls too) */
-#define RT_RETIRE_POLL_NS 50000ull
 /* events kept for reuse, per device */
 #define RT_RETIRE_EVENTS 256
 
@@ -43,7 +39,6 @@ static struct {
   unsigned nspare[RT_MAX_DEVICES];
   unsigned long long ordered, waited, fallbacks;
   int any; /* len != 0, read without the lock by a poll that finds nothing */
-  uint64_t last_poll_ns; /* when a poll last asked the driver */
 } q = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static int push(const pending *p) {
@@ -128,17 +123,8 @@ CUresult rt_retire_ordered(rt_dev *d, uint64_t ptr, uint64_t entry, CUstream s, 
   return CUDA_SUCCESS;
 }
 
-static uint64_t now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
 void rt_retire_poll(int wait) {
   if (!__atomic_load_n(&q.any, __ATOMIC_RELAXED)) return;
-  uint64_t now = now_ns();
-  if (!wait && now - __atomic_load_n(&q.last_poll_ns, __ATOMIC_RELAXED) < RT_RETIRE_POLL_NS) return;
-  __atomic_store_n(&q.last_poll_ns, now, __ATOMIC_RELAXED);
   for (;;) {
     pthread_mutex_lock(&q.lock);
     if (!q.len) {

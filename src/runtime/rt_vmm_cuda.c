@@ -149,29 +149,8 @@ static CUresult flush(cuda_vmm *v) {
   return r;
 }
 
-/* the calling thread's capture (rt_vmm_cuda_capture_begin): its writes to
- * v, for stream */
-static __thread struct {
-  cuda_vmm *v;
-  CUstream stream;
-  CUstreamBatchMemOpParams ops[RT_BATCH];
-  unsigned n;
-} cap;
-
-static void op_fill(CUstreamBatchMemOpParams *op, uint64_t addr, uint64_t value, int wide) {
-  memset(op, 0, sizeof *op);
-  op->writeValue.operation = wide ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32;
-  op->writeValue.address = addr;
-  if (wide) op->writeValue.value64 = value;
-  else op->writeValue.value = (cuuint32_t)value;
-}
-
 static int set_value(void *ctx, uint64_t addr, uint64_t value, int wide) {
   cuda_vmm *v = ctx;
-  if (cap.v == v && cap.n < RT_BATCH) {
-    op_fill(&cap.ops[cap.n++], addr, value, wide);
-    return 0;
-  }
   pthread_mutex_lock(&v->lock);
   if (v->async && v->api.StreamBatchMemOp && !v->no_batch) {
     CUresult r = v->nbatch == RT_BATCH ? flush(v) : CUDA_SUCCESS;
@@ -179,7 +158,12 @@ static int set_value(void *ctx, uint64_t addr, uint64_t value, int wide) {
     /* a flush the driver refused sent the batch one by one: so goes this
      * entry, or it would land after later ones to the same slot */
     if (!v->no_batch) {
-      op_fill(&v->batch[v->nbatch++], addr, value, wide);
+      CUstreamBatchMemOpParams *op = &v->batch[v->nbatch++];
+      memset(op, 0, sizeof *op);
+      op->writeValue.operation = wide ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32;
+      op->writeValue.address = addr;
+      if (wide) op->writeValue.value64 = value;
+      else op->writeValue.value = (cuuint32_t)value;
       return queued(v, r);
     }
   }
@@ -245,35 +229,6 @@ int rt_vmm_cuda_order(rt_vmm *vm, CUstream launch_stream, int host_wait) {
   }
   pthread_mutex_unlock(&v->lock);
   return r;
-}
-
-void rt_vmm_cuda_capture_begin(rt_vmm *vm, CUstream stream) {
-  cuda_vmm *v = vm->ctx;
-  /* only where the writes would be batched on a stream anyway */
-  if (!v->async || !v->api.StreamBatchMemOp || v->no_batch) return;
-  cap.v = v;
-  cap.stream = stream;
-  cap.n = 0;
-}
-
-int rt_vmm_cuda_capture_end(rt_vmm *vm) {
-  cuda_vmm *v = vm->ctx;
-  if (cap.v != v) return 0;
-  unsigned n = cap.n;
-  cap.v = NULL;
-  if (!n) return 0;
-  CUresult r = (CUresult)rt_vmm_cuda_order(vm, cap.stream, 0);
-  if (r == CUDA_SUCCESS) r = v->api.StreamBatchMemOp(cap.stream, n, cap.ops, 0);
-  if (r == CUDA_SUCCESS) return 0;
-  /* refused (or failed): the usual way, on gsan's stream */
-  int e = 0;
-  for (unsigned i = 0; i < n; i++) {
-    int wide = cap.ops[i].writeValue.operation == CU_STREAM_MEM_OP_WRITE_VALUE_64;
-    int w = set_value(v, cap.ops[i].writeValue.address,
-                      wide ? cap.ops[i].writeValue.value64 : cap.ops[i].writeValue.value, wide);
-    if (w && !e) e = w;
-  }
-  return e;
 }
 
 void rt_vmm_cuda_detach(rt_vmm *vm, int write) {

@@ -54,16 +54,6 @@ int rt_vmm_cuda_stream(rt_vmm *v, CUstream stream, int queue);
 int rt_vmm_cuda_order(rt_vmm *v, CUstream launch_stream, int host_wait);
 /* 1 while a queued write is not known to be done */
 int rt_vmm_cuda_pending(const rt_vmm *v);
-/* A stream-ordered allocation's writes (its entry, its canary words) on
- * its own stream: between begin and end, the calling thread's writes to v
- * are gathered for stream, and end sends them there as one batch, after
- * gsan's own queued writes (a new table page's zeroing among them). Work
- * on that stream, and work ordered after it, finds them; a launch pays
- * nothing for them. Without the driver's batches, or when end fails, the
- * writes go the usual way. One capture per thread at a time; end returns
- * 0 or a CUresult. */
-void rt_vmm_cuda_capture_begin(rt_vmm *v, CUstream stream);
-int rt_vmm_cuda_capture_end(rt_vmm *v);
 /* The stream is going (its context is reset): the entries still gathered
  * are written now, one copy each in the current context when that is the
  * device's (write), else dropped; until rt_vmm_cuda_stream gives a new

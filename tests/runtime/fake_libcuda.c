@@ -531,15 +531,11 @@ static CUresult f_StreamWriteValue64(CUstream s, CUdeviceptr a, cuuint64_t v, un
   return (CUresult)ops.set64(ops.ctx, a, v);
 }
 int fake_batches;
-uint64_t fake_batch_stream = 0xdead; /* the stream of the latest batch */
-unsigned fake_batch_ops; /* and how many writes it held */
 static CUresult f_StreamBatchMemOp(CUstream s, unsigned n, CUstreamBatchMemOpParams *ops_, unsigned f) {
-  (void)f;
+  (void)s; (void)f;
   if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
   if (n == 0 || n >= 256) return CUDA_ERROR_INVALID_VALUE;
   fake_batches++;
-  fake_batch_stream = (uint64_t)(uintptr_t)s;
-  fake_batch_ops = n;
   for (unsigned i = 0; i < n; i++) {
     int wide = ops_[i].operation == CU_STREAM_MEM_OP_WRITE_VALUE_64;
     if (!wide && ops_[i].operation != CU_STREAM_MEM_OP_WRITE_VALUE_32) return CUDA_ERROR_INVALID_VALUE;
