@@ -884,6 +884,8 @@ static val construct(interp *I, CXCursor e, CXCursor ctor) {
     r = scan_eval_rec_set(r, scan_util_intern("z"), f[2]);
     return r;
   }
+  val stl;
+  if (scan_stl_construct(I, e, ctor, &stl)) return stl;
   CXCursor def = scan_unit_method(ctor);
   if (!clang_Cursor_isNull(I->hint_decl) && clang_equalCursors(I->hint_call, e) && !clang_Cursor_isNull(def) &&
       !clang_CXXConstructor_isCopyConstructor(ctor) && !clang_CXXConstructor_isMoveConstructor(ctor)) {
@@ -1001,6 +1003,8 @@ static val call_value(interp *I, CXCursor e) {
     scan_eval_lval_store(I, &lv, v, to);
     return v;
   }
+  val stl;
+  if (!I->device && cursor_kind(callee) == CXCursor_CXXMethod && scan_stl_method(I, e, callee, &stl)) return stl;
   if (cursor_kind(callee) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(callee)) {
     val self = method_self(I, e);
     CXCursor def = scan_unit_method(callee);

@@ -185,6 +185,16 @@ void scan_host_use(interp *I, val p, CXCursor at, const char *what);
 bool scan_device_call(interp *I, CXCursor call, const char *name, CXCursor callee, val *out);
 bool scan_host_noreturn_name(const char *name);
 void scan_host_new(interp *I, CXCursor e, val *out);
+
+/* ---- std::vector (scan_stl.c) ---- */
+/* a vector built by a constructor the model follows (count, count and value,
+   empty, a copy): true and *out, its value */
+bool scan_stl_construct(interp *I, CXCursor e, CXCursor ctor, val *out);
+/* a method (or member operator) called on a host vector variable: size(),
+   empty(), data() of one the model follows; resize(n); anything else that
+   may change it makes it opaque. False: not a vector, or a call such as
+   begin() or operator[] that the caller handles as before */
+bool scan_stl_method(interp *I, CXCursor e, CXCursor callee, val *out);
 void scan_host_delete(interp *I, CXCursor e);
 
 /* ---- kernels (scan_device.c) ---- */
