@@ -148,9 +148,10 @@ $(BUILD)/bin/test_report: $(REPORT_SRC) tests/runtime/test_report.c $(HDR) tests
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) tests/runtime/test_report.c -o $@ -lstdc++
 
 # binary mode's records, decoded without a site table and reported
-$(BUILD)/bin/test_binary: $(REPORT_SRC) src/runtime/rt_binary_names.c tests/runtime/test_binary.c $(HDR)
+$(BUILD)/bin/test_binary: $(REPORT_SRC) src/runtime/rt_binary_names.c src/runtime/rt_arena.c tests/runtime/fake_vmm.c tests/runtime/test_binary.c $(HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) src/runtime/rt_binary_names.c tests/runtime/test_binary.c -o $@ -lstdc++ -lpthread
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) src/runtime/rt_binary_names.c src/runtime/rt_arena.c tests/runtime/fake_vmm.c \
+	  tests/runtime/test_binary.c -o $@ -lstdc++ -lpthread
 
 $(BUILD)/bin/test_foreign: src/runtime/rt_foreign.c tests/runtime/test_foreign.c $(HDR) tests/runtime/check.h
 	@mkdir -p $(dir $@)

@@ -627,6 +627,32 @@ rt_status rt_arena_find(rt_arena *a, uint64_t ptr, rt_alloc_info *info) {
   return RT_OK;
 }
 
+rt_status rt_arena_nearest(rt_arena *a, uint64_t addr, rt_alloc_info *info) {
+  unsigned k;
+  uint64_t s;
+  if (!locate(a, addr, &k, &s)) return RT_NOT_OURS;
+  rt_class *c = &a->cls[k];
+  rt_status st = RT_NOT_OURS;
+  uint64_t best = UINT64_MAX;
+  pthread_mutex_lock(&c->lock);
+  for (int d = -1; d <= 1; d += 2) {
+    if ((d < 0 && s == 0) || (d > 0 && s + 1 >= c->nslots)) continue;
+    uint64_t t = d < 0 ? s - 1 : s + 1;
+    slot_meta *m = sparse_at(&c->slots, t, 0);
+    if (!m || m->state != RT_SLOT_LIVE) continue;
+    rt_alloc_info i;
+    fill_info(a, k, t, m, &i);
+    uint64_t dist = addr < i.base ? i.base - addr : addr - (i.base + i.size);
+    if (dist < best) {
+      best = dist;
+      *info = i;
+      st = RT_OK;
+    }
+  }
+  pthread_mutex_unlock(&c->lock);
+  return st;
+}
+
 int rt_arena_range_ok(rt_arena *a, uint64_t ptr, uint64_t len) {
   rt_alloc_info i;
   if (rt_arena_find(a, ptr, &i) != RT_OK || i.state != RT_SLOT_LIVE) return 0;

@@ -96,6 +96,11 @@ unsigned rt_arena_classes(const rt_arena *a);
 /* The slot any arena pointer falls in (also interior and freed ones);
  * RT_NOT_OURS outside the arena. */
 rt_status rt_arena_find(rt_arena *a, uint64_t ptr, rt_alloc_info *info);
+/* The live allocation nearest to addr in the two slots beside addr's own
+ * (of its class): what an access by address alone (binary mode) that lands
+ * in no allocation most likely overran, the way ASan names the chunk beside
+ * a redzone. RT_NOT_OURS when neither holds one. */
+rt_status rt_arena_nearest(rt_arena *a, uint64_t addr, rt_alloc_info *info);
 /* 1 if ptr falls in the arena's reservation (no lock: fixed once created) */
 int rt_arena_holds(const rt_arena *a, uint64_t ptr);
 /* What the device lookup of docs/abi.md computes for ptr, without reading

@@ -9,6 +9,7 @@
 #ifndef GSAN_RT_BINARY_H
 #define GSAN_RT_BINARY_H
 
+#include "rt_arena.h"
 #include "rt_events.h"
 #include "rt_report.h"
 #include "rt_sites.h"
@@ -38,6 +39,11 @@ void rt_binary_set_heap(int device, const gsan_bheap_block *blocks);
  * pointer that starts no block) and *state RT_SLOT_DEVHEAP; 0 for any
  * other record. */
 int rt_binary_explain(const rt_site *s, const gsan_record *rec, rt_region *reg, rt_dev_origin *origin, int *state);
+/* A binary-mode access to arena memory in no allocation (a wild pointer by
+ * its address alone): when a live allocation lies in a slot beside it, the
+ * access overran that one (a[-1], the row above a stencil's first), as ASan
+ * names the chunk beside a redzone; 1 and *reg its bounds. */
+int rt_binary_beside(const gsan_record *rec, rt_arena *a, rt_region *reg);
 /* every block of the device heap still live, with the thread that
  * allocated it (the listener's leaks) */
 void rt_binary_heap_leaks(void (*fn)(void *arg, const rt_leak *l), void *arg);

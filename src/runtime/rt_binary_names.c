@@ -96,6 +96,14 @@ static void origin_of(const gsan_bheap_block *b, rt_dev_origin *o) {
   memcpy(o->ctaid, b->ctaid, sizeof o->ctaid);
 }
 
+int rt_binary_beside(const gsan_record *rec, rt_arena *a, rt_region *reg) {
+  rt_alloc_info info;
+  if (!a || rt_arena_nearest(a, rec->addr, &info) != RT_OK) return 0;
+  reg->base = info.base;
+  reg->size = info.size;
+  return 1;
+}
+
 int rt_binary_explain(const rt_site *s, const gsan_record *rec, rt_region *reg, rt_dev_origin *origin, int *state) {
   unsigned space = gsan_binary_space(rec->module_id);
   int is_free = s->kind == GSAN_ACCESS_FREE;

@@ -55,6 +55,11 @@ static void sink(void *arg, const gsan_record *rec) {
     reg.size = info.size;
   }
   rt_report_kind kind = rt_classify_device(&s, rec, state);
+  rt_dev *bd;
+  if (kind == RT_KIND_WILD_POINTER && s.binary && (bd = rt_device_of(rec->addr)) && rt_binary_beside(rec, bd->arena, &reg)) {
+    kind = RT_KIND_GLOBAL_BUFFER_OVERFLOW;
+    state = RT_SLOT_LIVE;
+  }
   char fbuf[1024];
   const char *names[] = {rt_demangle(s.func, fbuf, sizeof fbuf), s.file, s.call_file};
   rt_report_scope *sc = rt_report_begin(&rt_gsan.log, kind, RT_REPORT_HALTS);

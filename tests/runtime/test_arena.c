@@ -504,6 +504,28 @@ static void test_quarantine(void) {
   env_close(&e);
 }
 
+/* the allocation beside an address in no allocation (rt_arena_nearest) */
+static void test_nearest(void) {
+  env e;
+  env_open(&e, small_params(10));
+  uint64_t a, b, c;
+  rt_alloc_info in;
+  /* three slots of 1 KiB in a row; the middle one freed */
+  CHECK(rt_arena_alloc(e.a, 1000, &a) == RT_OK && rt_arena_alloc(e.a, 1000, &b) == RT_OK &&
+            rt_arena_alloc(e.a, 1000, &c) == RT_OK && b == a + 1024 && c == b + 1024,
+        "three slots in a row");
+  CHECK(rt_arena_nearest(e.a, a - 4, &in) == RT_OK && in.base == a && in.size == 1000,
+        "4 bytes before the first: the first");
+  rt_arena_free(e.a, b, NULL);
+  CHECK(rt_arena_nearest(e.a, b + 8, &in) == RT_OK && in.base == a, "just past the first's slot: the first");
+  CHECK(rt_arena_nearest(e.a, b + 1020, &in) == RT_OK && in.base == c, "just before the third: the third");
+  CHECK(rt_arena_nearest(e.a, c + 2048 + 8, &in) == RT_NOT_OURS, "two slots past the last: none");
+  CHECK(rt_arena_nearest(e.a, 0x42, &in) == RT_NOT_OURS, "outside the arena: none");
+  rt_arena_free(e.a, a, NULL);
+  rt_arena_free(e.a, c, NULL);
+  env_close(&e);
+}
+
 /* frees in two steps (rt_arena_retire, rt_arena_release) */
 static void test_retire(void) {
   for (int quarantined = 0; quarantined < 2; quarantined++) {
@@ -551,6 +573,7 @@ int main(void) {
       {"8 host threads", test_threads},
       {"quarantine: freed slots held and reused", test_quarantine},
       {"frees in two steps: retire, release", test_retire},
+      {"the allocation nearest to an address in none", test_nearest},
   };
   int passed = 0, failed = 0;
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {

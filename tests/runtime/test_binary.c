@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_vmm.h"
+
 static const rt_stack alloc_stack = {2, {"cudaMalloc", "main overflow.cu:20"}};
 static const rt_stack free_stack = {2, {"cudaFree", "main overflow.cu:24"}};
 
@@ -93,6 +95,29 @@ int main(int argc, char **argv) {
     reg.allocated = NULL;
   }
   rt_report_kind kind = rt_classify_device(&s, &rec, state);
+  if (!strcmp(sc, "beside")) {
+    /* an arena of 1 KiB slots on the fake VMM, a 1000-byte allocation in
+     * one; the read 4 bytes before it lands in the empty slot below */
+    fake_vmm *f = fake_vmm_new(2ull << 20);
+    rt_vmm ops = fake_vmm_ops(f);
+    rt_arena_params p = {0x100000000000ull, 30, 8, 23, 0, 7, 0};
+    rt_arena *a;
+    uint64_t base;
+    if (rt_arena_create(&ops, &p, &a) != RT_OK || rt_arena_alloc(a, 1000, &base) != RT_OK) return 1;
+    rec.addr = base - 4, rec.base = base - 1024, rec.size = 0;
+    if (rt_binary_beside(&rec, a, &reg)) kind = RT_KIND_GLOBAL_BUFFER_OVERFLOW;
+    reg.freed = NULL;
+    printf("wild by its address; beside a live allocation: %s\n", rt_report_kind_name(kind));
+    rec.addr = base + 3 * 1024; /* two slots past: beside none */
+    rt_region none = reg;
+    printf("two slots past it: %s\n", rt_binary_beside(&rec, a, &none) ? "beside one" : "beside none");
+    rec.addr = base - 4;
+    rt_err_device e = {kind, rec, s, reg, 0};
+    rt_report_device(&log, &e);
+    rt_arena_destroy(a);
+    fake_vmm_free(f);
+    return 0;
+  }
   if (!strcmp(sc, "repeats")) {
     rt_err_repeats e = {rt_report_kind_name(kind), &s, 4000, 1};
     rt_report_repeats(&log, &e);
