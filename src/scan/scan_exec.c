@@ -952,10 +952,14 @@ static void exec_stmt(interp *I, CXCursor s) {
       clang_disposeString(ts);
     }
     clang_disposeTokens(tu, toks, nt);
+    /* all three there: in that order, wherever they were spelled (a loop
+       written by a macro, KERNEL_LOOP(i, n), has every token at the macro's
+       one expansion location) */
     for (int i = 0; i < n - 1; i++) {
       unsigned off;
       clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(k[i])), NULL, NULL, NULL, &off);
-      if (found == 2 && off < semi[0]) init = k[i];
+      if (n == 4) *(i == 0 ? &init : i == 1 ? &cond : &inc) = k[i];
+      else if (found == 2 && off < semi[0]) init = k[i];
       else if (found == 2 && off < semi[1]) cond = k[i];
       else inc = k[i];
     }
