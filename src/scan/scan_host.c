@@ -41,6 +41,19 @@ static bool in(const char *name, const char *const *list) {
   return false;
 }
 
+/* a standard input stream (or a reference to one): istream, ifstream,
+   istringstream, stringstream, fstream, iostream */
+static bool is_istream(CXType t) {
+  if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference) t = clang_getPointeeType(t);
+  CXString s = clang_getTypeSpelling(clang_getUnqualifiedType(clang_getCanonicalType(t)));
+  const char *sp = clang_getCString(s);
+  bool is = sp && !strncmp(sp, "std::", 5) &&
+            (strstr(sp, "basic_istream<") || strstr(sp, "basic_ifstream<") || strstr(sp, "basic_istringstream<") ||
+             strstr(sp, "basic_stringstream<") || strstr(sp, "basic_fstream<") || strstr(sp, "basic_iostream<"));
+  clang_disposeString(s);
+  return is;
+}
+
 /* ---- regions ---- */
 static const char *target_name(val p, CXCursor arg) {
   if (p.k == V_ADDR) return scan_eval_lval_name(p.addr);
@@ -168,6 +181,15 @@ bool scan_host_call(interp *I, CXCursor call, const char *name, CXCursor callee,
     for (int i = 1; i < n; i++)
       if (a[i].k == V_ADDR) scan_eval_lval_store(I, a[i].addr, scan_eval_val_fresh(a[i].addr->type, VK_INPUT, scan_eval_lval_name(a[i].addr), loc, NULL), call);
     *out = scan_eval_val_fresh(rt, VK_INPUT, scan_util_fmt("%s@%u", name, loc.line), loc, NULL);
+    return true;
+  }
+  /* stream >> x (std::cin, an ifstream, a stringstream): x an input, as
+     scanf's; stream >> a >> b reads a in the inner call */
+  if (!strcmp(name, "operator>>") && clang_Cursor_getNumArguments(call) == 2 && is_istream(clang_getCursorType(arg(call, 0)))) {
+    scan_eval_expr(I, arg(call, 0));
+    lval lv = scan_eval_lval(I, arg(call, 1));
+    if (lv.k != LV_NONE) scan_eval_lval_store(I, &lv, scan_eval_val_fresh(lv.type, VK_INPUT, scan_eval_lval_name(&lv), loc, NULL), call);
+    *out = scan_eval_val_none();
     return true;
   }
   if (!strcmp(name, "fread")) {
