@@ -54,8 +54,10 @@ static enum CXChildVisitResult mod_visit(CXCursor c, CXCursor parent, CXClientDa
     break;
   }
   case CXCursor_CallExpr: {
-    CXCursor callee = clang_getCursorReferenced(c);
+    CXCursor callee = clang_getCursorReferenced(c), obj;
     int n = clang_Cursor_getNumArguments(c);
+    /* v.push_back(x), v.resize(n): the vector changes */
+    if (scan_stl_changes(c, &obj)) add_mod(a, base_var(obj));
     for (int i = 0; i < n && !null(callee); i++) {
       CXType pt = clang_getArgType(clang_getCursorType(callee), (unsigned)i);
       if (scan_front_ctype(pt).k == CT_REF && !clang_isConstQualifiedType(clang_getPointeeType(pt)))

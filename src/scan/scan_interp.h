@@ -195,6 +195,10 @@ bool scan_stl_construct(interp *I, CXCursor e, CXCursor ctor, val *out);
    may change it makes it opaque. False: not a vector, or a call such as
    begin() or operator[] that the caller handles as before */
 bool scan_stl_method(interp *I, CXCursor e, CXCursor callee, val *out);
+/* call is a std::vector method that may change the vector (push_back,
+   resize, assign...): true, and *obj the object expression (for the
+   variables a loop changes) */
+bool scan_stl_changes(CXCursor call, CXCursor *obj);
 void scan_host_delete(interp *I, CXCursor e);
 
 /* ---- kernels (scan_device.c) ---- */

@@ -118,27 +118,49 @@ bool scan_stl_construct(interp *I, CXCursor e, CXCursor ctor, val *out) {
   return false;
 }
 
+
+
 /* methods that leave the vector as it is (their non-const overloads too) */
 static const char *const keeps[] = {"size", "data", "empty", "begin", "end", "cbegin", "cend", "rbegin", "rend",
                                     "front", "back", "operator[]", "at", "capacity", "max_size", "get_allocator",
                                     NULL};
 
-bool scan_stl_method(interp *I, CXCursor e, CXCursor callee, val *out) {
-  CXCursor *k, obj;
+/* the vector object of a call, when the call is a method (or member
+   operator) of std::vector; *keep: the method leaves it as it is */
+static bool vector_call(CXCursor e, CXCursor callee, CXCursor *obj, bool *keep) {
+  if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(callee))
+    return false;
+  CXCursor *k;
   if (scan_front_cursor_children(e, &k) < 1) return false;
   CXCursor mem = scan_front_cursor_strip(k[0]);
   if (clang_getCursorKind(mem) == CXCursor_MemberRefExpr) {
     CXCursor *m;
     if (scan_front_cursor_children(mem, &m) != 1) return false;
-    obj = m[0];
+    *obj = m[0];
   } else if (clang_Cursor_getNumArguments(e) >= 1) {
-    obj = clang_Cursor_getArgument(e, 0); /* a member operator's object (v = w) */
+    *obj = clang_Cursor_getArgument(e, 0); /* a member operator's object (v = w) */
   } else {
     return false;
   }
   uint64_t elem;
-  if (scan_front_ctype(clang_getCursorType(obj)).k == CT_PTR || !vector_type(clang_getCursorType(obj), &elem))
+  if (scan_front_ctype(clang_getCursorType(*obj)).k == CT_PTR || !vector_type(clang_getCursorType(*obj), &elem))
     return false;
+  const char *name = scan_front_cursor_name(callee);
+  *keep = false;
+  for (int i = 0; keeps[i]; i++) *keep |= !strcmp(name, keeps[i]);
+  return true;
+}
+
+bool scan_stl_changes(CXCursor call, CXCursor *obj) {
+  bool keep;
+  return vector_call(call, clang_getCursorReferenced(call), obj, &keep) && !keep;
+}
+
+bool scan_stl_method(interp *I, CXCursor e, CXCursor callee, val *out) {
+  CXCursor obj;
+  bool keep;
+  uint64_t elem;
+  if (!vector_call(e, callee, &obj, &keep) || !vector_type(clang_getCursorType(obj), &elem)) return false;
   lval lv = scan_eval_lval(I, obj);
   if (lv.k != LV_VAR) return false;
   val self = scan_eval_lval_load(I, &lv, e);
@@ -150,8 +172,6 @@ bool scan_stl_method(interp *I, CXCursor e, CXCursor callee, val *out) {
   const sx *count;
   bool known = followed(self, &count);
   const char *name = scan_front_cursor_name(callee);
-  int keep = 0;
-  for (int i = 0; keeps[i]; i++) keep |= !strcmp(name, keeps[i]);
   scan_loc loc = scan_front_cursor_loc(e);
   CXType rt = clang_getCursorType(e);
   if (keep) {
