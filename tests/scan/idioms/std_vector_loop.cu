@@ -6,8 +6,8 @@
 // RUN: %gsan-scan %s > %t.txt
 // RUN: %FileCheck %s < %t.txt
 // CHECK-NOT: warning:
-// CHECK: std_vector_loop.cu:28:14: remark: cannot decide whether the copy to 'd_seg' by cudaMemcpy stays in bounds: 'seg' has the value the loop at line 21 leaves
-// CHECK: std_vector_loop.cu:28:21: remark: cannot decide whether the copy from 'seg.data()' by cudaMemcpy stays in bounds: 'seg' has the value the loop at line 21 leaves
+// CHECK: std_vector_loop.cu:29:14: remark: cannot decide whether the copy to 'd_seg' by cudaMemcpy stays in bounds: 'seg' has the value the loop at line 22 leaves
+// CHECK: std_vector_loop.cu:29:21: remark: cannot decide whether the copy from 'seg.data()' by cudaMemcpy stays in bounds: 'seg' has the value the loop at line 22 leaves
 // CHECK-NOT: remark:
 // CHECK: gsan scan: 0 findings, 2 unknown in 4 accesses
 #include <cstdlib>
