@@ -342,6 +342,15 @@ static const sx *counter(const ivinfo *iv, const sx *start, unsigned frame, inte
   return iv->assumed ? scan_expr_and(f, iv->assumed) : f;
 }
 
+/* e mentions variable v (a walk of at most *budget operations; past it,
+   taken to mention it) */
+static bool mentions_var(const sx *e, uint64_t v, int *budget) {
+  if (!e) return false;
+  if (--*budget < 0) return true;
+  if (e->op == SX_VAR) return e->k == v;
+  return mentions_var(e->a, v, budget) || mentions_var(e->b, v, budget) || mentions_var(e->c, v, budget);
+}
+
 static void push_jump(interp *I, jump *j, bool is_switch) {
   memset(j, 0, sizeof *j);
   j->brk = j->cont = scan_expr_false();
@@ -445,6 +454,18 @@ static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CX
   const sx *c = scan_expr_true();
   if (!null(cond) && !is_do) {
     c = scan_eval_val_cond(scan_eval_expr(I, cond), loc);
+    val *b = has_iv ? binding(I, iv.var, NULL) : NULL;
+    int budget = 10000;
+    if (b && b->k == V_INT && b->e->op == SX_VAR && !scan_expr_is_true(c) && !mentions_var(c, b->e->k, &budget)) {
+      /* a condition that does not bound the counter (i < n with n a double:
+         a comparison of floating-point values, which the model does not
+         follow): the counter's values in the body are an opaque value, so
+         that a question that needs its bound is an unknown, never a finding */
+      facts = counter(&iv, start, ivf, I, NULL,
+                      scan_util_fmt("the condition of the loop at line %u does not bound '%s' as the model follows it",
+                                    loc.line, scan_front_cursor_name(iv.var)));
+      I->reach = scan_expr_and(entry, facts);
+    }
     I->reach = scan_expr_and(I->reach, c);
   }
   env *top = ping ? scan_env_copy(I->env) : NULL;
