@@ -669,7 +669,10 @@ static rt_status live_base(const rt_arena *a, unsigned k, uint64_t s, const slot
   return ptr == a->base + ((uint64_t)k << a->p.region_shift) + (s << a->cls[k].shift) ? RT_OK : RT_INVALID_FREE;
 }
 
-rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info) {
+/* A free of ptr: with entry NULL now (its table entry written 0 first, from
+ * there on every instrumented access reports; its memory unmapped), else
+ * retired (held, its entry's address in *entry for the caller to write) */
+static rt_status free_slot(rt_arena *a, uint64_t ptr, rt_alloc_info *info, uint64_t *entry) {
   unsigned k;
   uint64_t s;
   slot_meta *m;
@@ -677,28 +680,10 @@ rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info) {
   if (!c) return RT_NOT_OURS;
   rt_status st = live_base(a, k, s, m, ptr);
   if (st == RT_OK && m->kept) st = RT_KEPT;
-  if (st == RT_OK) {
-    /* the table first: from here on every instrumented access reports */
-    st = write_entry(a, k, s, 0);
-    if (st == RT_OK) {
-      mark_freed(a, c, m);
-      settle(a, k, s, m, 0);
-    }
-  }
-  pthread_mutex_unlock(&c->lock);
-  return st;
-}
-
-rt_status rt_arena_retire(rt_arena *a, uint64_t ptr, rt_alloc_info *info, uint64_t *entry) {
-  unsigned k;
-  uint64_t s;
-  slot_meta *m;
-  *entry = 0;
-  rt_class *c = lock_slot(a, ptr, &k, &s, &m, info);
-  if (!c) return RT_NOT_OURS;
-  rt_status st = live_base(a, k, s, m, ptr);
-  if (st == RT_OK && m->kept) st = RT_KEPT;
-  if (st == RT_OK) {
+  if (st == RT_OK && !entry && (st = write_entry(a, k, s, 0)) == RT_OK) {
+    mark_freed(a, c, m);
+    settle(a, k, s, m, 0);
+  } else if (st == RT_OK) {
     mark_freed(a, c, m);
     m->held = HELD_RETIRED;
     c->nheld++;
@@ -707,6 +692,13 @@ rt_status rt_arena_retire(rt_arena *a, uint64_t ptr, rt_alloc_info *info, uint64
   }
   pthread_mutex_unlock(&c->lock);
   return st;
+}
+
+rt_status rt_arena_free(rt_arena *a, uint64_t ptr, rt_alloc_info *info) { return free_slot(a, ptr, info, NULL); }
+
+rt_status rt_arena_retire(rt_arena *a, uint64_t ptr, rt_alloc_info *info, uint64_t *entry) {
+  *entry = 0;
+  return free_slot(a, ptr, info, entry);
 }
 
 rt_status rt_arena_release(rt_arena *a, uint64_t ptr) {
