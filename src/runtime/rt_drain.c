@@ -56,7 +56,8 @@ static void sink(void *arg, const gsan_record *rec) {
   }
   rt_report_kind kind = rt_classify_device(&s, rec, state);
   rt_dev *bd;
-  if (kind == RT_KIND_WILD_POINTER && s.binary && (bd = rt_device_of(rec->addr)) && rt_binary_beside(rec, bd->arena, &reg)) {
+  if (kind == RT_KIND_WILD_POINTER && s.binary && (bd = rt_device_of(rec->addr)) &&
+      rt_binary_beside(rec, bd->arena, &reg)) {
     kind = RT_KIND_GLOBAL_BUFFER_OVERFLOW;
     state = RT_SLOT_LIVE;
   }

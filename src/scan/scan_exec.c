@@ -342,13 +342,12 @@ static const sx *counter(const ivinfo *iv, const sx *start, unsigned frame, inte
   return iv->assumed ? scan_expr_and(f, iv->assumed) : f;
 }
 
-/* e mentions variable v (a walk of at most *budget operations; past it,
-   taken to mention it) */
-static bool mentions_var(const sx *e, uint64_t v, int *budget) {
-  if (!e) return false;
-  if (--*budget < 0) return true;
-  if (e->op == SX_VAR) return e->k == v;
-  return mentions_var(e->a, v, budget) || mentions_var(e->b, v, budget) || mentions_var(e->c, v, budget);
+/* e mentions variable v */
+static bool mentions_var(const sx *e, uint64_t v) {
+  int_vec vs = {0};
+  unsigned char *seen = scan_util_alloc(scan_expr_var_count() + 1);
+  scan_expr_vars(e, &vs, seen);
+  return v < scan_expr_var_count() && seen[v];
 }
 
 static void push_jump(interp *I, jump *j, bool is_switch) {
@@ -455,8 +454,7 @@ static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CX
   if (!null(cond) && !is_do) {
     c = scan_eval_val_cond(scan_eval_expr(I, cond), loc);
     val *b = has_iv ? binding(I, iv.var, NULL) : NULL;
-    int budget = 10000;
-    if (b && b->k == V_INT && b->e->op == SX_VAR && !scan_expr_is_true(c) && !mentions_var(c, b->e->k, &budget)) {
+    if (b && b->k == V_INT && b->e->op == SX_VAR && !scan_expr_is_true(c) && !mentions_var(c, b->e->k)) {
       /* a condition that does not bound the counter (i < n with n a double:
          a comparison of floating-point values, which the model does not
          follow): the counter's values in the body are an opaque value, so

@@ -118,16 +118,15 @@ bool scan_stl_construct(interp *I, CXCursor e, CXCursor ctor, val *out) {
   return false;
 }
 
-
-
 /* methods that leave the vector as it is (their non-const overloads too) */
 static const char *const keeps[] = {"size", "data", "empty", "begin", "end", "cbegin", "cend", "rbegin", "rend",
                                     "front", "back", "operator[]", "at", "capacity", "max_size", "get_allocator",
                                     NULL};
 
 /* the vector object of a call, when the call is a method (or member
-   operator) of std::vector; *keep: the method leaves it as it is */
-static bool vector_call(CXCursor e, CXCursor callee, CXCursor *obj, bool *keep) {
+   operator) of std::vector (*elem: its elements' size); *keep: the method
+   leaves it as it is */
+static bool vector_call(CXCursor e, CXCursor callee, CXCursor *obj, uint64_t *elem, bool *keep) {
   if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(callee))
     return false;
   CXCursor *k;
@@ -142,8 +141,7 @@ static bool vector_call(CXCursor e, CXCursor callee, CXCursor *obj, bool *keep) 
   } else {
     return false;
   }
-  uint64_t elem;
-  if (scan_front_ctype(clang_getCursorType(*obj)).k == CT_PTR || !vector_type(clang_getCursorType(*obj), &elem))
+  if (scan_front_ctype(clang_getCursorType(*obj)).k == CT_PTR || !vector_type(clang_getCursorType(*obj), elem))
     return false;
   const char *name = scan_front_cursor_name(callee);
   *keep = false;
@@ -152,15 +150,16 @@ static bool vector_call(CXCursor e, CXCursor callee, CXCursor *obj, bool *keep) 
 }
 
 bool scan_stl_changes(CXCursor call, CXCursor *obj) {
+  uint64_t elem;
   bool keep;
-  return vector_call(call, clang_getCursorReferenced(call), obj, &keep) && !keep;
+  return vector_call(call, clang_getCursorReferenced(call), obj, &elem, &keep) && !keep;
 }
 
 bool scan_stl_method(interp *I, CXCursor e, CXCursor callee, val *out) {
   CXCursor obj;
   bool keep;
   uint64_t elem;
-  if (!vector_call(e, callee, &obj, &keep) || !vector_type(clang_getCursorType(obj), &elem)) return false;
+  if (!vector_call(e, callee, &obj, &elem, &keep)) return false;
   lval lv = scan_eval_lval(I, obj);
   if (lv.k != LV_VAR) return false;
   val self = scan_eval_lval_load(I, &lv, e);

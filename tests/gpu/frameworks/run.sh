@@ -118,6 +118,14 @@ row() {
   publish
 }
 now() { date +%s; }
+# ratio MODEL GSAN NATIVE: gsan's median ms per step of MODEL over native's
+# (from WORK/GSAN.out and WORK/NATIVE.out, as compile_clean.py and
+# bench/torch_train.py print it), as 1.23x; ? where either is missing
+ratio() {
+  awk -v a="$(sed -n "s/^$1: median \([0-9.]*\) ms per step.*/\1/p" "$WORK/$2.out" | head -n 1)" \
+    -v b="$(sed -n "s/^$1: median \([0-9.]*\) ms per step.*/\1/p" "$WORK/$3.out" | head -n 1)" \
+    'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else printf "?" }'
+}
 # a test's command, stopped after TMO seconds (exit status 124)
 limited() { timeout -k 10 "$TMO" "$@"; }
 # what a run reported: its first SUMMARY line, file paths cut to their names
@@ -190,11 +198,9 @@ if want compile; then
       <"$WORK/$o.out" >"$WORK/$o.out.filecheck" 2>&1 || r=FAIL
   done
   [ "$rn$rnn$rg$rgc" = 0000 ] || r=FAIL
-  ms() { sed -n "s/^$1: median \([0-9.]*\) ms per step.*/\1/p" "$WORK/$2.out" | head -n 1; }
   ratios=
   for m in mlp attention; do
-    ratios="$ratios, $m $(awk -v a="$(ms $m compile_gsan)" -v b="$(ms $m compile_native)" \
-      'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else printf "?" }') native"
+    ratios="$ratios, $m $(ratio $m compile_gsan compile_native) native"
   done
   row compile_clean "no report, compiled = eager" \
     "$(summary "$WORK/compile_gsan.out")$ratios; exit $rn/$rnn natively, $rg/$rgc under gsan" $r $(($(now) - t0))
@@ -272,11 +278,9 @@ if want train; then
   r=PASS
   [ "$rn$rg" = 00 ] && ! grep -q 'GPUSanitizer' "$WORK/train_gsan.out" &&
     grep -q '^allocator: cudaMallocAsync' "$WORK/train_gsan.out" || r=FAIL
-  tms() { sed -n "s/^$1: median \([0-9.]*\) ms per step.*/\1/p" "$WORK/$2.out" | head -n 1; }
   got=
   for m in "conv eager" "block eager" "conv compiled" "block compiled"; do
-    got="$got${got:+, }$m $(awk -v a="$(tms "$m" train_gsan)" -v b="$(tms "$m" train_native)" \
-      'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else printf "?" }')"
+    got="$got${got:+, }$m $(ratio "$m" train_gsan train_native)"
   done
   row train_step "no report; gsan/native per step" "$(summary "$WORK/train_gsan.out"); $got; exit $rn/$rg" $r \
     $(($(now) - t0))
