@@ -168,6 +168,18 @@ static int window_of(const rt_dev *d, const rt_alloc_info *i, uint64_t *start, u
   return *len != 0;
 }
 
+/* 1 and *out when the bytes got, read from [start, start + len) of i's
+ * window, are not its canary */
+static int compare(const rt_alloc_info *i, const unsigned char *got, uint64_t start, uint64_t len, broken *out) {
+  for (uint64_t off = 0; off < len; off++)
+    if (got[off] != canary_byte(i->base, i->size, start + off)) {
+      out->addr = start + off;
+      out->info = *i;
+      return 1;
+    }
+  return 0;
+}
+
 /* Checks the allocation at base, in state (live, or freed while its memory
  * is still mapped: a retired slot), under cs.lock: 1 and *out when a canary
  * word differs. A read the driver refuses (a context lost after a fault)
@@ -188,14 +200,7 @@ static int check_slot(uint64_t base, int state, broken *out) {
   CUcontext prev;
   rt_driver.cu.CtxPopCurrent(&prev);
   if (r != CUDA_SUCCESS) return 0;
-  const unsigned char *got = (const unsigned char *)buf;
-  for (uint64_t off = 0; off < len; off++)
-    if (got[off] != canary_byte(i.base, i.size, start + off)) {
-      out->addr = start + off;
-      out->info = i;
-      return 1;
-    }
-  return 0;
+  return compare(&i, (const unsigned char *)buf, start, len, out);
 }
 
 static int check_one(uint64_t base, broken *out) { return check_slot(base, RT_SLOT_LIVE, out); }
@@ -294,6 +299,29 @@ void rt_canary_retired(rt_dev *d, uint64_t ptr, const char *api) {
   unsigned n = rt_arena_find(d->arena, ptr, &i) == RT_OK && i.base == ptr && !unchanged(d, &i) &&
                check_slot(ptr, RT_SLOT_FREED, &b);
   drop_recent(ptr);
+  finish(&b, n, api);
+}
+
+int rt_canary_retired_window(rt_dev *d, uint64_t ptr, uint64_t *start, uint64_t *len, uint64_t *size) {
+  if (!on()) return 0;
+  rt_alloc_info i;
+  pthread_mutex_lock(&cs.lock);
+  int n = rt_arena_find(d->arena, ptr, &i) == RT_OK && i.base == ptr && i.state == RT_SLOT_FREED &&
+          !unchanged(d, &i) && window_of(d, &i, start, len);
+  drop_recent(ptr);
+  pthread_mutex_unlock(&cs.lock);
+  *size = n ? i.size : 0;
+  return n;
+}
+
+void rt_canary_retired_read(rt_dev *d, uint64_t ptr, const unsigned char *got, uint64_t start, uint64_t len,
+                            const char *api) {
+  if (!on()) return;
+  broken b;
+  rt_alloc_info i;
+  pthread_mutex_lock(&cs.lock);
+  unsigned n = rt_arena_find(d->arena, ptr, &i) == RT_OK && i.base == ptr && i.state == RT_SLOT_FREED &&
+               compare(&i, got, start, len, &b);
   finish(&b, n, api);
 }
 

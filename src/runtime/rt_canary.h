@@ -47,6 +47,15 @@ rt_status rt_canary_free(struct rt_dev *d, uint64_t ptr, rt_alloc_info *info, co
  * still mapped), checked once the free's stream has passed it (rt_retire.c);
  * a broken one is reported as at a free by api. */
 void rt_canary_retired(struct rt_dev *d, uint64_t ptr, const char *api);
+/* The same in two steps, for checks read back without a wait (rt_retire.c):
+ * 1 and the window [*start, *start + *len) of d's retired slot at ptr (and
+ * the allocation's *size) when it is to be read (0: canaries off, no window,
+ * or no kernel ran since it was known intact); then the bytes read from it,
+ * got, compared and a broken canary reported as at a free by api. The slot
+ * stays retired (mapped) from the first step until after the second. */
+int rt_canary_retired_window(struct rt_dev *d, uint64_t ptr, uint64_t *start, uint64_t *len, uint64_t *size);
+void rt_canary_retired_read(struct rt_dev *d, uint64_t ptr, const unsigned char *got, uint64_t start, uint64_t len,
+                            const char *api);
 /* A launch of f: logged (the kernels since the last clean check), and its
  * arena pointer parameters noted as recently used. */
 void rt_canary_launch(CUfunction f, void **params);

@@ -39,6 +39,12 @@ static CUresult arena_alloc(rt_dev *d, CUdeviceptr *dptr, size_t size) {
   uint64_t p;
   rt_retire_poll(0); /* slots whose streams passed their frees, for the quarantine */
   rt_status st = rt_arena_alloc(d->arena, size, &p);
+  if (st == RT_OUT_OF_MEMORY) {
+    /* frees still pending (their streams, their canary reads) hold memory:
+     * waited for, and tried again */
+    rt_retire_poll(1);
+    st = rt_arena_alloc(d->arena, size, &p);
+  }
   if (st == RT_OK) {
     rt_depot_note_alloc(p, rt_gsan_stack_here());
     rt_canary_put(d, p);

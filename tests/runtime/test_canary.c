@@ -120,6 +120,18 @@ int main(int argc, char **argv) {
   } else if (!strcmp(sc, "free")) {
     overflow(a, 4000, 3);
     printf("free: %d\n", Free(a));
+  } else if (!strcmp(sc, "ordered")) {
+    /* a free in stream order: the canary is read back once the stream has
+     * passed the free (here, at exit), without a wait of its own */
+    CUresult (*AllocAsync)(CUdeviceptr *, size_t, CUstream) = get("cuMemAllocAsync");
+    CUresult (*FreeAsync)(CUdeviceptr, CUstream) = get("cuMemFreeAsync");
+    CUstream s = (CUstream)(uintptr_t)0x77;
+    CUdeviceptr o;
+    printf("cuMemAllocAsync(4000): %d\n", AllocAsync(&o, 4000, s));
+    overflow(o, 4000, 5);
+    printf("cuMemFreeAsync: %d\n", FreeAsync(o, s));
+    printf("nothing reported before its stream passed the free\n");
+    fflush(stdout);
   } else if (!strcmp(sc, "odd")) {
     /* one float past an odd count of them: the 4 bytes right after the end */
     CUdeviceptr o;
