@@ -25,8 +25,10 @@
 #                  mirror at /work/.mirror/zjin-lcf+HeCBench/repo, else the
 #                  programs already extracted under BUILD/perf-corpus/src)
 #   REPS (3), CS (1), CS_TIMEOUT (300), TIMEOUT (120 s a run natively or
-#   under gsan), BUILD_JOBS (the CPU count), GSAN_REV (the revision to name
-#   when the copy measured has no .git), LIST (bench/corpus.list)
+#   under gsan), BUDGET (seconds from the start after which no further
+#   program is begun: those left are listed as not run; default none),
+#   BUILD_JOBS (the CPU count), GSAN_REV (the revision to name when the copy
+#   measured has no .git), LIST (bench/corpus.list)
 # Nothing from HeCBench is written outside BUILD (an ignored folder).
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,8 +92,10 @@ for n in $names; do
 done
 [ $PREPARE = 1 ] && { echo "$ME: $(echo $names | wc -w) programs in $W/src"; exit 0; }
 
+T0=$(date +%s)
+BUDGET=${BUDGET:-0}
 PATH=/usr/local/cuda/bin:$PATH
-export BENCH_CMD="REPS=$REPS CS=$CS CS_TIMEOUT=$CS_TIMEOUT sh $ME${*:+ -- $*}"
+export BENCH_CMD="REPS=$REPS CS=$CS CS_TIMEOUT=$CS_TIMEOUT TIMEOUT=$TIMEOUT BUDGET=$BUDGET sh $ME${*:+ -- $*}"
 make -s all > "$LOGDIR/make.log" 2>&1 || die "make failed (see $LOGDIR/make.log)"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || die "no GPU (nvidia-smi -L failed)"
 if [ "$CS" = 1 ] && ! command -v compute-sanitizer >/dev/null 2>&1; then
@@ -141,7 +145,11 @@ for n in $names; do
   p=$(prog_of "$n"); p=${p:-main}
   args=$(args_of "$n")
   echo "$args" > "$LOGDIR/$n.args"
-  rm -f "$LOGDIR/$n".*.time
+  rm -f "$LOGDIR/$n".*.t "$LOGDIR/$n.skipped"
+  if [ "$BUDGET" -gt 0 ] && [ $(( $(date +%s) - T0 )) -ge "$BUDGET" ]; then
+    echo "$ME: $n not run: past BUDGET=$BUDGET s" | tee "$LOGDIR/$n.skipped"
+    continue
+  fi
   [ -x "$W/native/$n-cuda/$p" ] || continue
   for i in $(seq "$REPS"); do
     (cd "$W/native/$n-cuda" && timed "$LOGDIR/$n.native.$i" "$TIMEOUT" "./$p" $args)
