@@ -34,6 +34,15 @@ static CUresult waited(CUresult r, const char *api) {
 /* a launch that fails may be telling of an earlier kernel's fault */
 static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : waited(r, "a kernel launch"); }
 
+/* A launch refused for its resources (r): a copy's, tried again as the
+ * kernel itself (LAUNCH: the driver's call on f, args, extra), which may
+ * need fewer registers; refused still, said once per kernel */
+#define REFUSED(r, l, f, threads, LAUNCH)                                  \
+  do {                                                                     \
+    if ((r) == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES && (l).f != (f)) (r) = (LAUNCH); \
+    if ((r) == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) rt_launch_refused((f), (threads)); \
+  } while (0)
+
 /* the stream a launch goes to: 0 of the per-thread variant is the thread's */
 #define STREAM(V, s) ((V) && !(s) ? CU_STREAM_PER_THREAD : (s))
 #define ORDERED(s)                                     \
@@ -70,7 +79,9 @@ static CUresult v_LaunchKernel(int V, CUfunction f, unsigned gx, unsigned gy, un
   rt_launch l;
   rt_launch_dims dims = {{gx, gy, gz}, {bx, by, bz}, shmem, STREAM(V, s)};
   rt_launch_prepare(&l, f, args, extra, &dims);
-  return launched(real.LaunchKernel[V](l.f, gx, gy, gz, bx, by, bz, shmem, s, l.args, l.extra));
+  CUresult r = real.LaunchKernel[V](l.f, gx, gy, gz, bx, by, bz, shmem, s, l.args, l.extra);
+  REFUSED(r, l, f, bx * by * bz, real.LaunchKernel[V](f, gx, gy, gz, bx, by, bz, shmem, s, args, extra));
+  return launched(r);
 }
 static CUresult w_LaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                unsigned bz, unsigned shmem, CUstream s, void **args, void **extra) {
@@ -90,7 +101,9 @@ static CUresult v_LaunchKernelEx(int V, const CUlaunchConfig *c, CUfunction f, v
                                  {c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes,
                                  STREAM(V, c->hStream)};
   rt_launch_prepare(&l, f, args, extra, c ? &dims : NULL);
-  return launched(real.LaunchKernelEx[V](c, l.f, l.args, l.extra));
+  CUresult r = real.LaunchKernelEx[V](c, l.f, l.args, l.extra);
+  REFUSED(r, l, f, c ? c->blockDimX * c->blockDimY * c->blockDimZ : 0, real.LaunchKernelEx[V](c, f, args, extra));
+  return launched(r);
 }
 static CUresult w_LaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **args, void **extra) {
   return v_LaunchKernelEx(0, c, f, args, extra);
@@ -106,7 +119,9 @@ static CUresult v_LaunchCooperativeKernel(int V, CUfunction f, unsigned gx, unsi
   rt_launch l;
   rt_launch_dims dims = {{gx, gy, gz}, {bx, by, bz}, shmem, STREAM(V, s)};
   rt_launch_prepare(&l, f, args, NULL, &dims);
-  return launched(real.LaunchCooperativeKernel[V](l.f, gx, gy, gz, bx, by, bz, shmem, s, l.args));
+  CUresult r = real.LaunchCooperativeKernel[V](l.f, gx, gy, gz, bx, by, bz, shmem, s, l.args);
+  REFUSED(r, l, f, bx * by * bz, real.LaunchCooperativeKernel[V](f, gx, gy, gz, bx, by, bz, shmem, s, args));
+  return launched(r);
 }
 static CUresult w_LaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                           unsigned by, unsigned bz, unsigned shmem, CUstream s, void **args) {

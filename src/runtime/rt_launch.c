@@ -6,6 +6,7 @@
  * also has its facts read once (rt_proof.h); a launch whose facts all hold
  * runs that copy. */
 #include "rt_launch.h"
+#include "rt_report.h"
 
 #include "rt_device.h"
 #include "rt_driver.h"
@@ -326,6 +327,33 @@ static void info_of(CUfunction f, copy_info *c) {
   }
   pthread_mutex_unlock(&ls.lock);
   free(keep);
+}
+
+/* the kernels already warned of by rt_launch_refused */
+#define REFUSED_MAX 64
+static struct {
+  CUfunction f[REFUSED_MAX];
+  unsigned n;
+} refused_seen;
+
+void rt_launch_refused(CUfunction f, unsigned threads) {
+  pthread_once(&ls.once, init);
+  pthread_mutex_lock(&ls.lock);
+  int seen = 0;
+  for (unsigned i = 0; i < refused_seen.n && !seen; i++) seen = refused_seen.f[i] == f;
+  if (!seen && refused_seen.n < REFUSED_MAX) refused_seen.f[refused_seen.n++] = f;
+  pthread_mutex_unlock(&ls.lock);
+  if (seen) return;
+  const char *name = NULL;
+  int kernel = !ls.FuncGetName || ls.FuncGetName(&name, f) != CUDA_SUCCESS;
+  if (kernel && (!ls.KernelGetName || ls.KernelGetName(&name, (CUkernel)f) != CUDA_SUCCESS)) name = NULL;
+  char buf[512];
+  int regs = registers(kernel, f);
+  char why[96] = "";
+  if (regs > 0) snprintf(why, sizeof why, ": built by gsan it needs %d registers a thread", regs);
+  rt_gsan_say("warning: the launch of %s with %u threads a block was refused (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)%s; "
+              "give the kernel __launch_bounds__(%u), or build with -maxrregcount",
+              name ? rt_demangle(name, buf, sizeof buf) : "a kernel", threads, why, threads);
 }
 
 void rt_launch_forget(void) {

@@ -42,6 +42,11 @@ typedef struct rt_launch_dims {
  * proven copy when f has one and dims (may be NULL) show that its facts
  * hold and the stream is not being captured. */
 void rt_launch_prepare(rt_launch *l, CUfunction f, void **args, void **extra, const rt_launch_dims *dims);
+/* The driver refused a launch of f (or of its copy, then of f too) with
+ * threads threads a block for its resources: an instrumented kernel can
+ * need more registers a thread than the block leaves, where the original
+ * fitted. Said once per kernel, with its registers and what to do. */
+void rt_launch_refused(CUfunction f, unsigned threads);
 /* Forgets every copy found so far: after a module or library is unloaded
  * or a context destroyed or reset, a handle may name another function. */
 void rt_launch_forget(void);

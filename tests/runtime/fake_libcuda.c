@@ -587,20 +587,30 @@ static CUresult f_CtxGetLimit(size_t *v, CUlimit l) {
   *v = l == CU_LIMIT_MALLOC_HEAP_SIZE ? heap_limit : 0;
   return CUDA_SUCCESS;
 }
+/* like the device: a block whose threads need more than the 64K registers
+ * of a multiprocessor (8 a thread at a time) is refused, for a function
+ * whose registers a test set */
+static int too_big(CUfunction f, unsigned threads) {
+  int known;
+  struct fake_fn *e = fn_of(f, &known);
+  return e && e->regs && (unsigned long)(e->regs + 7) / 8 * 8 * threads > 65536ul;
+}
 static CUresult f_LaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                unsigned bz, unsigned sh, CUstream s, void **args, void **extra) {
-  (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)sh; (void)s;
+  (void)gx; (void)gy; (void)gz; (void)sh; (void)s;
+  if (too_big(f, bx * by * bz)) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
   fake_launches++;
   return record_launch(f, args, extra);
 }
 static CUresult f_LaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **args, void **extra) {
-  (void)c;
+  if (c && too_big(f, c->blockDimX * c->blockDimY * c->blockDimZ)) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
   fake_launches++;
   return record_launch(f, args, extra);
 }
 static CUresult f_LaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                           unsigned by, unsigned bz, unsigned sh, CUstream s, void **args) {
-  (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)sh; (void)s;
+  (void)gx; (void)gy; (void)gz; (void)sh; (void)s;
+  if (too_big(f, bx * by * bz)) return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
   fake_launches++;
   return record_launch(f, args, NULL);
 }

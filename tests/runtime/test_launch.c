@@ -340,7 +340,7 @@ int main(int argc, char **argv) {
   *(void **)&global_reads = dlsym(h, "fake_global_reads");
   const char *sc = argc > 1 ? argv[1] : "copy";
   /* gsan's lines (stderr) and these in the order made */
-  if (!strcmp(sc, "proven")) setvbuf(stdout, NULL, _IOLBF, 0);
+  if (!strcmp(sc, "proven") || !strcmp(sc, "refused")) setvbuf(stdout, NULL, _IOLBF, 0);
   static const size_t sizes[] = {4000, 65536, 256};
   static const char *const names[] = {"a", "b", "c"};
   for (int i = 0; i < 3; i++) {
@@ -402,6 +402,19 @@ int main(int argc, char **argv) {
     show("library loaded again", launch_step(again, 0));
   } else if (!strcmp(sc, "proven")) {
     proven();
+  } else if (!strcmp(sc, "refused")) {
+    /* a block of 1024 threads: a launch-bounds copy of 72 registers a
+     * thread does not fit, the kernel itself of 60 does (and runs); a kernel
+     * of 80 does not either: refused, said once */
+    void *fits = declare_regs(0x4800, 0, "_Z6stepA1PfPKfli", NULL, 0, 72, 0);
+    void *not = declare_regs(0x4800, 0, "_Z6stepA2PfPKfli", NULL, 0, 72, 0);
+    if (set_regs(fits, 60) || set_regs(not, 80)) printf("fake_set_registers failed\n");
+    p0 = allocs[0].p;
+    prove("copy of 72 registers, kernel of 60, 1024 threads", fits, 1, 1024, NULL, 0, 0);
+    prove("the same, by cuLaunchKernelEx", fits, 1, 1024, NULL, 1, 0);
+    prove("copy of 72, kernel of 80, 1024 threads", not, 1, 1024, NULL, 0, 0);
+    prove("again", not, 1, 1024, NULL, 0, 0);
+    prove("512 threads", not, 1, 512, NULL, 0, 0);
   }
   for (int i = 0; i < 3; i++)
     if (strcmp(sc, "copy") || i != 2) Free(allocs[i].p);
