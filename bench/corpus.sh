@@ -17,10 +17,15 @@
 # and logs under ${OUT:-BUILD/perf-corpus/logs}. Exit status 1 when a program
 # fails under gsan where it ran natively, or gsan reports an error in it.
 #
-#   sh bench/corpus.sh [--prepare] [BUILD] [-- NAME ...]
+#   sh bench/corpus.sh [--prepare | --report] [BUILD] [-- NAME ...]
 #   --prepare      only extract the listed programs into BUILD/perf-corpus/src
 #                  (no GPU needed), e.g. to carry them to a machine that has
 #                  no HeCBench
+#   --report       no runs: the results again from the logs there are (every
+#                  listed program's, or the NAMEs'), e.g. of a corpus measured
+#                  in parts (`-- NAME ...` each) whose logs were put together
+#                  in one folder; each part's command, commit, date and
+#                  device are in its logs (run-*.txt) and the results name them
 #   HECBENCH=DIR   a HeCBench checkout or its git directory (default: the
 #                  mirror at /work/.mirror/zjin-lcf+HeCBench/repo, else the
 #                  programs already extracted under BUILD/perf-corpus/src)
@@ -35,8 +40,9 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 ME=bench/corpus.sh
 die() { echo "$ME: $*" >&2; exit 2; }
-PREPARE=0
+PREPARE=0 REPORT=0
 if [ "${1:-}" = "--prepare" ]; then PREPARE=1; shift; fi
+if [ "${1:-}" = "--report" ]; then REPORT=1; shift; fi
 BUILD=build
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then BUILD=$1; shift; fi
 [ "${1:-}" = "--" ] && shift
@@ -91,6 +97,14 @@ for n in $names; do
     die "no $n in $W/src: git clone https://github.com/zjin-lcf/HeCBench and set HECBENCH=that folder"
 done
 [ $PREPARE = 1 ] && { echo "$ME: $(echo $names | wc -w) programs in $W/src"; exit 0; }
+if [ $REPORT = 1 ]; then
+  ls "$LOGDIR"/run-*.txt >/dev/null 2>&1 || die "no run's logs in $LOGDIR"
+  export BENCH_CMD="sh $ME --report${*:+ -- $*}"
+  have=
+  for n in $names; do [ -f "$LOGDIR/$n.args" ] && have="$have $n"; done
+  exec python3 bench/corpus.py "$LOGDIR" "$RESULTS" "$REPS" "$CS" "$CS_TIMEOUT" \
+    "$(cat "$W/hecbench-rev" 2>/dev/null || echo unknown)" $have
+fi
 
 T0=$(date +%s)
 BUDGET=${BUDGET:-0}
@@ -166,4 +180,12 @@ for n in $names; do
   echo "$ME: $n done"
 done
 
+# this part's command, commit, date and device, for a report of parts
+{
+  echo "command: $BENCH_CMD"
+  echo "commit: ${GSAN_REV:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
+  echo "programs: $names"
+} > "$LOGDIR/run-$(echo $names | awk '{ print $1 }').txt"
 python3 bench/corpus.py "$LOGDIR" "$RESULTS" "$REPS" "$CS" "$CS_TIMEOUT" "$(cat "$W/hecbench-rev" 2>/dev/null || echo unknown)" $names
