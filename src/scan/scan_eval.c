@@ -986,7 +986,7 @@ static val call_value(interp *I, CXCursor e) {
     scan_device_launch(I, e, config);
     return scan_eval_val_none();
   }
-  CXCursor callee = clang_getCursorReferenced(e);
+  CXCursor callee = scan_front_callee(e);
   if (clang_Cursor_isNull(callee) || clang_isInvalid(cursor_kind(callee))) {
     val *args;
     scan_exec_call_args(I, e, clang_getNullCursor(), &args);

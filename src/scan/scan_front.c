@@ -6,6 +6,8 @@
 #include "scan_front.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 CXTranslationUnit scan_front_tu;
@@ -222,6 +224,32 @@ int scan_front_cursor_children(CXCursor c, CXCursor **out) {
 }
 
 bool scan_front_cursor_in_system(CXCursor c) { return clang_Location_isInSystemHeader(clang_getCursorLocation(c)) != 0; }
+
+CXCursor scan_front_callee(CXCursor call) {
+  CXCursor c = clang_getCursorReferenced(call);
+  if (clang_Cursor_isNull(c) || clang_isInvalid(clang_getCursorKind(c))) {
+    /* a dependent call: its callee, the first child, names the overload set */
+    CXCursor *k;
+    if (scan_front_cursor_children(call, &k) > 0) {
+      CXCursor f = scan_front_cursor_strip(k[0]);
+      if (clang_getCursorKind(f) == CXCursor_DeclRefExpr) f = clang_getCursorReferenced(f);
+      if (clang_getCursorKind(f) == CXCursor_OverloadedDeclRef) c = f;
+    }
+  }
+  if (clang_getCursorKind(c) != CXCursor_OverloadedDeclRef) return c;
+  int na = clang_Cursor_getNumArguments(call);
+  unsigned n = clang_getNumOverloadedDecls(c), hits = 0;
+  CXCursor found = clang_getNullCursor();
+  for (unsigned i = 0; i < n && na >= 0; i++) {
+    CXCursor d = clang_getOverloadedDecl(c, i);
+    /* a template among them could be the one: not decided here */
+    if (clang_getCursorKind(d) == CXCursor_FunctionTemplate) hits += 2;
+    if (clang_getCursorKind(d) != CXCursor_FunctionDecl || clang_Cursor_getNumArguments(d) != na) continue;
+    found = d;
+    hits++;
+  }
+  return hits == 1 ? found : c;
+}
 
 CXCursor scan_front_cursor_strip(CXCursor c) {
   for (;;) {

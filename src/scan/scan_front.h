@@ -55,6 +55,11 @@ char *scan_front_cursor_text(CXCursor c);         /* its source text, one line, 
 const char *scan_front_cursor_name(CXCursor c);   /* spelling, interned */
 int scan_front_cursor_children(CXCursor c, CXCursor **out);
 bool scan_front_cursor_in_system(CXCursor c);     /* declared in a system header or gsan's declarations */
+/* The function a call names: clang's; for a call in a template whose
+   arguments depend on its parameters (until instantiated, an overload set),
+   the one function of the set that takes that many arguments, when there is
+   one and no template among them; else the set (no definition). */
+CXCursor scan_front_callee(CXCursor call);
 CXCursor scan_front_cursor_strip(CXCursor c);     /* below parentheses and implicit conversions */
 bool scan_front_cursor_has_attr(CXCursor c, enum CXCursorKind attr);
 /* the member name of threadIdx.x and friends (the AST hides it) */

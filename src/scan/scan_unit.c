@@ -107,7 +107,7 @@ static enum CXChildVisitResult call_visit(CXCursor c, CXCursor parent, CXClientD
   unit *u = data;
   ref_visit(c, parent, data);
   if (kind(c) == CXCursor_CallExpr) {
-    CXCursor callee = clang_getCursorReferenced(c);
+    CXCursor callee = scan_front_callee(c);
     if (!null(callee)) {
       const char *d = scan_unit_usr(callee);
       if (*d) VEC_PUSH(u->calls, d);
