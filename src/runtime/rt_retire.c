@@ -42,6 +42,8 @@
  * gathered past which a batch goes out at once */
 #define RT_READ_BATCH 64
 #define RT_READ_BYTES (64ull << 20)
+/* their buffer, whole pages (aligned_alloc takes a multiple of its alignment) */
+#define RT_READ_BUF ((RT_READ_BATCH * RT_CANARY_MAX_WINDOW + 4095) / 4096 * 4096)
 
 typedef struct pending {
   rt_dev *d;
@@ -162,10 +164,9 @@ static void completed(const pending *p) {
 
 /* under r->busy, in d's context: the pinned buffer and the event made once */
 static int reads_ready(rt_dev *d, dev_reads *r) {
-  if (!r->buf) r->buf = aligned_alloc(4096, RT_READ_BATCH * RT_CANARY_MAX_WINDOW);
+  if (!r->buf) r->buf = aligned_alloc(4096, RT_READ_BUF);
   if (r->buf && !r->registered) {
-    CUresult e = rt_driver.cu.MemHostRegister(r->buf, RT_READ_BATCH * RT_CANARY_MAX_WINDOW,
-                                              CU_MEMHOSTREGISTER_PORTABLE);
+    CUresult e = rt_driver.cu.MemHostRegister(r->buf, RT_READ_BUF, CU_MEMHOSTREGISTER_PORTABLE);
     r->registered = e == CUDA_SUCCESS || e == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
   }
   if (r->registered && !r->ev && rt_driver.vmm.EventCreate(&r->ev, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
