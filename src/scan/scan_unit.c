@@ -17,14 +17,25 @@ static bool null(CXCursor c) { return clang_Cursor_isNull(c) != 0; }
 static unsigned next_frame = 1;
 unsigned scan_unit_frame(void) { return next_frame++; }
 
-/* names of the functions the interpreter entered, for templates */
-static VEC(const char *) entered;
+/* names of the functions the interpreter entered, for templates; and their
+   USRs, for functions (overloads share a name) */
+static VEC(const char *) entered, entered_usr;
 
 void scan_unit_entered(CXCursor def) {
-  const char *n = scan_front_cursor_name(def);
+  const char *n = scan_front_cursor_name(def), *u = scan_unit_usr(def);
+  bool seen = false;
+  for (size_t i = 0; i < entered_usr.n && !seen; i++) seen = entered_usr.v[i] == u;
+  if (!seen) VEC_PUSH(entered_usr, u);
   for (size_t i = 0; i < entered.n; i++)
     if (entered.v[i] == n) return;
   VEC_PUSH(entered, n);
+}
+
+static bool was_entered_usr(CXCursor f) {
+  const char *u = scan_unit_usr(f);
+  for (size_t i = 0; i < entered_usr.n; i++)
+    if (entered_usr.v[i] == u) return true;
+  return false;
 }
 
 static bool was_entered(CXCursor f) {
@@ -231,6 +242,7 @@ void scan_unit_programs(scan_tu *t, int n, int *program) {
 void scan_unit_analyse(scan_tu *t, int n) {
   memset(&P, 0, sizeof P);
   entered.n = 0;
+  entered_usr.n = 0;
   for (int i = 0; i < n; i++) clang_visitChildren(clang_getTranslationUnitCursor(t[i].tu), top_visit, &P);
   if (P.defs.n) qsort(P.defs.v, P.defs.n, sizeof *P.defs.v, by_line);
   /* host entry points: main first; with a main, a function nothing calls is
@@ -251,7 +263,12 @@ void scan_unit_analyse(scan_tu *t, int n) {
   for (size_t i = 0; i < P.defs.n; i++) {
     CXCursor f = P.defs.v[i];
     if (is_kernel(f) && !scan_device_launch_count(f)) scan_device_run_free(f);
-    else if (is_device_only(f) && !has(&P.called, scan_unit_usr(f))) scan_device_run_free(f);
+    /* a device function no analysed code called: a function that nothing
+       calls, or that the analysis never entered (its callers not launched, a
+       template never instantiated); a method nothing calls (one called on an
+       array's element is checked as a read of the element, by design) */
+    else if (is_device_only(f) && (kind(f) == CXCursor_FunctionDecl ? !was_entered_usr(f) : !has(&P.called, scan_unit_usr(f))))
+      scan_device_run_free(f);
   }
   for (size_t i = 0; i < P.templates.n; i++) {
     CXCursor f = P.templates.v[i];
@@ -265,4 +282,5 @@ void scan_unit_reset(void) {
   next_frame = 1;
   memset(&P, 0, sizeof P);
   memset(&entered, 0, sizeof entered);
+  memset(&entered_usr, 0, sizeof entered_usr);
 }
