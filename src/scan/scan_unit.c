@@ -260,14 +260,17 @@ void scan_unit_analyse(scan_tu *t, int n) {
       run_entry(f, count(&P.refs, u) > count(&P.calls, u), has_main && !is_main);
     }
   /* what no launch or call reached */
-  for (size_t i = 0; i < P.defs.n; i++) {
+  for (size_t i = 0; i < P.defs.n; i++)
+    if (is_kernel(P.defs.v[i]) && !scan_device_launch_count(P.defs.v[i])) scan_device_run_free(P.defs.v[i]);
+  /* then, after every kernel (which may enter it), a device function no
+     analysed code called: a function that nothing calls, or that the
+     analysis never entered (its callers not launched, a template never
+     instantiated); a method nothing calls (one called on an array's element
+     is checked as a read of the element, by design). Last line first: a
+     helper is mostly defined before its callers, which enter it. */
+  for (size_t i = P.defs.n; i-- > 0;) {
     CXCursor f = P.defs.v[i];
-    if (is_kernel(f) && !scan_device_launch_count(f)) scan_device_run_free(f);
-    /* a device function no analysed code called: a function that nothing
-       calls, or that the analysis never entered (its callers not launched, a
-       template never instantiated); a method nothing calls (one called on an
-       array's element is checked as a read of the element, by design) */
-    else if (is_device_only(f) && (kind(f) == CXCursor_FunctionDecl ? !was_entered_usr(f) : !has(&P.called, scan_unit_usr(f))))
+    if (!is_kernel(f) && is_device_only(f) && (kind(f) == CXCursor_FunctionDecl ? !was_entered_usr(f) : !has(&P.called, scan_unit_usr(f))))
       scan_device_run_free(f);
   }
   for (size_t i = 0; i < P.templates.n; i++) {
