@@ -28,7 +28,7 @@
 #define RECENT 64
 /* kernels named in a report, and the functions whose names are kept */
 #define LOGGED 8
-#define NAMES 128
+#define NAMES 4096 /* a power of two: the table is open addressing on the handle */
 #define NAME_LEN 192
 #define MAX_PARAMS 32
 
@@ -328,17 +328,29 @@ void rt_canary_retired_read(rt_dev *d, uint64_t ptr, const unsigned char *got, u
 /* the function's name and the parameters that may hold a pointer, asked of
  * the driver once (under cs.lock) */
 static fn_entry *function(CUfunction f) {
-  for (unsigned i = 0; i < cs.nfns; i++)
-    if (cs.fns[i].f == f) return &cs.fns[i];
-  /* past NAMES functions, one entry is asked again at each launch, and a
-   * name the log may still point to must not change under it */
+  /* found by its handle in a table that never moves an entry (the log points
+   * at names in it); a framework's programs launch hundreds of kernels, and
+   * asking the driver again at every launch cost more than the launch */
+  size_t h = ((uintptr_t)f >> 4) * 0x9e3779b97f4a7c15ull >> 52 & (NAMES - 1);
+  fn_entry *e = NULL;
+  for (unsigned probe = 0; probe < NAMES; probe++, h = (h + 1) & (NAMES - 1)) {
+    if (cs.fns[h].f == f) return &cs.fns[h];
+    if (!cs.fns[h].f) {
+      /* kept three quarters full at most, so that a miss ends soon */
+      if (cs.nfns < NAMES / 4 * 3) e = &cs.fns[h];
+      break;
+    }
+  }
+  /* past that, one entry is asked again at each launch, and a name the log
+   * may still point to must not change under it */
   static fn_entry spare;
-  fn_entry *e = cs.nfns < NAMES ? &cs.fns[cs.nfns++] : &spare;
+  if (e) cs.nfns++;
+  else e = &spare;
   memset(e, 0, sizeof *e);
   e->f = f;
   const char *name = NULL;
   if (e == &spare)
-    name = "(one of the kernels beyond the first 128, whose names gsan does not keep)";
+    name = "(one of the kernels beyond the first 3072, whose names gsan does not keep)";
   else if ((!cs.FuncGetName || cs.FuncGetName(&name, f) != CUDA_SUCCESS || !name) &&
       (!cs.KernelGetName || cs.KernelGetName(&name, (CUkernel)f) != CUDA_SUCCESS || !name))
     name = "(a kernel whose name the driver did not give)";

@@ -120,6 +120,15 @@ int main(int argc, char **argv) {
   } else if (!strcmp(sc, "free")) {
     overflow(a, 4000, 3);
     printf("free: %d\n", Free(a));
+  } else if (!strcmp(sc, "many")) {
+    /* 300 other kernels launched first: the overflowing one is still named */
+    static char names[300][16];
+    for (int k = 0; k < 300; k++) {
+      snprintf(names[k], sizeof names[k], "_Z4k%03dPfi", k);
+      launch(names[k], a);
+    }
+    overflow(a, 4000, 2);
+    printf("free: %d\n", Free(a));
   } else if (!strcmp(sc, "ordered")) {
     /* a free in stream order: the canary is read back once the stream has
      * passed the free (here, at exit), without a wait of its own */
