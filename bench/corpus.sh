@@ -17,10 +17,19 @@
 # and logs under ${OUT:-BUILD/perf-corpus/logs}. Exit status 1 when a program
 # fails under gsan where it ran natively, or gsan reports an error in it.
 #
-#   sh bench/corpus.sh [--prepare | --report] [BUILD] [-- NAME ...]
+#   sh bench/corpus.sh [--prepare | --report | --profile] [BUILD] [-- NAME ...]
 #   --prepare      only extract the listed programs into BUILD/perf-corpus/src
 #                  (no GPU needed), e.g. to carry them to a machine that has
 #                  no HeCBench
+#   --profile      where gsan's time goes (needs ncu): builds the programs as
+#                  above, runs each natively and under gsan REPS times
+#                  alternating (its own timer), and the native build under
+#                  `gsan run` (the runtime alone), then once each under Nsight
+#                  Compute (the first PROFILE_LAUNCHES=200 launches: GPU
+#                  time, instructions executed, registers, occupancy, the
+#                  copy that ran) and prints bench/corpus_profile.py's table
+#                  of kernel time against the program's time; writes no
+#                  results file
 #   --report       no runs: the results again from the logs there are (every
 #                  listed program's, or the NAMEs'), e.g. of a corpus measured
 #                  in parts (`-- NAME ...` each) whose logs were put together
@@ -40,9 +49,10 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 ME=bench/corpus.sh
 die() { echo "$ME: $*" >&2; exit 2; }
-PREPARE=0 REPORT=0
+PREPARE=0 REPORT=0 PROFILE=0
 if [ "${1:-}" = "--prepare" ]; then PREPARE=1; shift; fi
 if [ "${1:-}" = "--report" ]; then REPORT=1; shift; fi
+if [ "${1:-}" = "--profile" ]; then PROFILE=1; shift; fi
 BUILD=build
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then BUILD=$1; shift; fi
 [ "${1:-}" = "--" ] && shift
@@ -112,6 +122,10 @@ PATH=/usr/local/cuda/bin:$PATH
 export BENCH_CMD="REPS=$REPS CS=$CS CS_TIMEOUT=$CS_TIMEOUT TIMEOUT=$TIMEOUT BUDGET=$BUDGET sh $ME${*:+ -- $*}"
 make -s all > "$LOGDIR/make.log" 2>&1 || die "make failed (see $LOGDIR/make.log)"
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || die "no GPU (nvidia-smi -L failed)"
+if [ $PROFILE = 1 ]; then
+  command -v ncu >/dev/null 2>&1 || die "--profile needs Nsight Compute (ncu) on PATH"
+  CS=0
+fi
 if [ "$CS" = 1 ] && ! command -v compute-sanitizer >/dev/null 2>&1; then
   echo "$ME: compute-sanitizer not found: its column is left out" >&2
   CS=0
@@ -165,12 +179,26 @@ for n in $names; do
     continue
   fi
   [ -x "$W/native/$n-cuda/$p" ] || continue
+  if [ $PROFILE = 1 ]; then
+    # kernel by kernel, in launch order, mangled names (a copy's prefix kept)
+    M=gpu__time_duration.sum,smsp__inst_executed.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
+    for k in native gsan; do
+      if [ $k = native ]; then run=; else run="$GSAN run --"; fi
+      [ -x "$W/$k/$n-cuda/$p" ] || continue
+      (cd "$W/$k/$n-cuda" && timed "$LOGDIR/$n.ncu-$k" "$TIMEOUT" ncu --csv --print-kernel-base mangled \
+        --clock-control none -c "${PROFILE_LAUNCHES:-200}" --metrics "$M" $run "./$p" $args)
+    done
+  fi
   for i in $(seq "$REPS"); do
     (cd "$W/native/$n-cuda" && timed "$LOGDIR/$n.native.$i" "$TIMEOUT" "./$p" $args)
     mv "$LOGDIR/$n.native.$i.time" "$LOGDIR/$n.native.$i.t" 2>/dev/null
     if [ -x "$W/gsan/$n-cuda/$p" ]; then
       (cd "$W/gsan/$n-cuda" && timed "$LOGDIR/$n.gsan.$i" "$TIMEOUT" "$GSAN" run -- "./$p" $args)
       mv "$LOGDIR/$n.gsan.$i.time" "$LOGDIR/$n.gsan.$i.t" 2>/dev/null
+    fi
+    if [ $PROFILE = 1 ]; then # the runtime alone: the native build under gsan run
+      (cd "$W/native/$n-cuda" && timed "$LOGDIR/$n.rt.$i" "$TIMEOUT" "$GSAN" run -- "./$p" $args)
+      mv "$LOGDIR/$n.rt.$i.time" "$LOGDIR/$n.rt.$i.t" 2>/dev/null
     fi
   done
   if [ "$CS" = 1 ]; then
@@ -188,4 +216,5 @@ done
   echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
   echo "programs: $names"
 } > "$LOGDIR/run-$(echo $names | awk '{ print $1 }').txt"
+[ $PROFILE = 1 ] && exec python3 bench/corpus_profile.py "$LOGDIR" $names
 python3 bench/corpus.py "$LOGDIR" "$RESULTS" "$REPS" "$CS" "$CS_TIMEOUT" "$(cat "$W/hecbench-rev" 2>/dev/null || echo unknown)" $names
