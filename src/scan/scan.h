@@ -155,6 +155,10 @@ typedef enum {
   RG_HOSTVAR, RG_GLOBALVAR,           /* arrays with static storage, host or device */
   RG_SHARED, RG_DYNSHARED, RG_LOCAL,  /* kernel arrays, per launch */
   RG_UNKNOWN,                         /* a pointer the model cannot follow: why */
+  RG_PARAM,                           /* what a parameter declared as an array
+                                         (float x[12]) points to when its
+                                         argument is not followed: the size
+                                         declared, assumed, never a finding */
 } scan_rkind;
 
 typedef struct {
@@ -235,6 +239,10 @@ typedef struct {
 extern scan_model scan_model_state;
 int scan_model_region(scan_rkind k, const char *name, scan_loc site, const sx *size, const char *size_text);
 int scan_model_unknown_region(const char *why);
+/* a region the model knows: an allocation or a declared array, not a pointer
+   it cannot follow nor an array parameter's assumed extent (either may be any
+   memory: a null pointer, a caller's array, one freed) */
+bool scan_model_known(const scan_region *r);
 scan_region *scan_model_reg(int id);
 const sx *scan_model_allocated(int id); /* the allocation succeeded: its size is at most --max-alloc */
 

@@ -467,6 +467,10 @@ static void check_access(const scan_access *a) {
     settle(s, unknown(a, first_opaque(&q)));
     return;
   }
+  if (r->kind == RG_PARAM) { /* the declaration is assumed, not known: a caller may pass more */
+    settle(s, unknown(a, r->why));
+    return;
+  }
   scan_finding *f = report(a, &q, values, FK_OOB, scan_util_fmt("out-of-bounds %s", access_desc(a)), oob_tail(a, values));
   if (f->kind != FK_UNKNOWN) {
     note_region(f, r);

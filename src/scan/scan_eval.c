@@ -535,7 +535,7 @@ static bool implies(const sx *reach, const sx *cond) {
 
 static void local_stored(interp *I, val ptr, val v) {
   scan_region *r = ptr.k == V_PTR && ptr.region >= 0 ? scan_model_reg(ptr.region) : NULL;
-  if (!r || r->kind == RG_UNKNOWN) {
+  if (!r || !scan_model_known(r)) {
     scan_eval_forget_stores(I); /* it may have been any of them */
     return;
   }
@@ -670,7 +670,7 @@ static val binop(enum CXBinaryOperatorKind op, val a, CXType ta, val b, CXType t
         a.region != b.region) {
       /* an allocation that succeeded is not null */
       int other = a.region < 0 ? b.region : a.region;
-      if (scan_model_reg(other)->kind != RG_UNKNOWN) return scan_eval_val_int(op == CXBinaryOperator_EQ ? scan_expr_false() : scan_expr_true());
+      if (scan_model_known(scan_model_reg(other))) return scan_eval_val_int(op == CXBinaryOperator_EQ ? scan_expr_false() : scan_expr_true());
     }
     return scan_eval_val_opaque(tr, loc, "the result compares or subtracts pointers the model cannot relate");
   }

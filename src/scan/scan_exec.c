@@ -801,6 +801,31 @@ static void member_inits(interp *I, CXCursor ctor) {
   }
 }
 
+/* A parameter declared as an array of a constant size (float x[12], as
+   generated code and fixed-size helpers write them) whose argument the model
+   does not follow (a function nothing analysed calls, an argument it cannot
+   compute): it points to the start of that many elements, as its declaration
+   says. An access shown inside them is in bounds under that assumption; one
+   that may leave them is an unknown, never a finding: C lets a caller pass a
+   larger array (scan_check.c). A followed argument is kept: the caller's
+   array, not the declaration, bounds it. */
+static val declared_extent(CXCursor parm, val v) {
+  CXType t = clang_getCursorType(parm);
+  /* an entry's fresh argument of an array type has no value (V_NONE) */
+  bool followed = v.k != V_NONE && (v.k != V_PTR || v.region < 0 || scan_model_reg(v.region)->kind != RG_UNKNOWN);
+  if (t.kind != CXType_ConstantArray || followed) return v;
+  uint64_t bytes = scan_front_ctype_size(t);
+  long long n = clang_getArraySize(t);
+  if (!bytes || n <= 0) return v;
+  const char *name = scan_front_cursor_name(parm);
+  int r = scan_model_region(RG_PARAM, name, scan_front_cursor_loc(parm), scan_expr_const(64, bytes),
+                            scan_util_fmt("%llu", (unsigned long long)bytes));
+  scan_model_reg(r)->why =
+      scan_util_fmt("it may leave the %lld elements (%llu bytes) that parameter '%s' is declared with ('%s'), "
+                    "and the array passed is not known", n, (unsigned long long)bytes, name, scan_front_type_text(t));
+  return scan_eval_val_ptr(r, scan_expr_const(64, 0));
+}
+
 val scan_exec_call_user(interp *I, CXCursor def, const val *args, int nargs, CXCursor call) {
   CXType rt = clang_getResultType(clang_getCursorType(def));
   scan_loc loc = scan_front_cursor_loc(call);
@@ -834,6 +859,7 @@ val scan_exec_call_user(interp *I, CXCursor def, const val *args, int nargs, CXC
   for (int i = 0; i < n; i++) {
     if (kind(k[i]) != CXCursor_ParmDecl) continue;
     val v = pi < nargs ? args[pi] : scan_eval_val_opaque(clang_getCursorType(k[i]), loc, "the argument is missing");
+    v = declared_extent(k[i], v);
     scan_env_put(I->env, fr.id, k[i], v);
     pi++;
   }

@@ -484,6 +484,13 @@ CXType scan_front_ctype_pointee(CXType t) {
   return clang_getArrayElementType(t);
 }
 
+const char *scan_front_type_text(CXType t) {
+  CXString s = clang_getTypeSpelling(t);
+  const char *r = scan_util_intern(clang_getCString(s));
+  clang_disposeString(s);
+  return r;
+}
+
 bool scan_front_ctype_is_dim3(CXType t) {
   CXType c = clang_getCanonicalType(t);
   if (c.kind != CXType_Record) return false;

@@ -81,5 +81,6 @@ ctype scan_front_ctype(CXType t);
 uint64_t scan_front_ctype_size(CXType t); /* bytes; 0 when unknown or incomplete */
 CXType scan_front_ctype_pointee(CXType t); /* pointer, array or reference: the element type */
 bool scan_front_ctype_is_dim3(CXType t);
+const char *scan_front_type_text(CXType t); /* as clang spells it, interned */
 
 #endif

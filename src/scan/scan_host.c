@@ -94,7 +94,7 @@ void scan_host_use(interp *I, val p, CXCursor at, const char *what) {
 static void free_of(interp *I, val p, CXCursor call, CXCursor arg, const char *fname, const sx *ok) {
   if (p.k != V_PTR || p.region < 0 || scan_expr_is_false(I->reach)) return;
   scan_region *r = scan_model_reg(p.region);
-  if (r->kind == RG_UNKNOWN) return;
+  if (!scan_model_known(r)) return;
   scan_host_use(I, p, arg, scan_util_fmt("freed again by %s", fname));
   if (!r->freed) r->free_site = scan_front_cursor_loc(call);
   if (ok && r->free_failed) ok = scan_expr_and(ok, scan_expr_not(r->free_failed));

@@ -27,6 +27,8 @@ int scan_model_unknown_region(const char *why) {
 
 scan_region *scan_model_reg(int id) { return &scan_model_state.regions.v[id]; }
 
+bool scan_model_known(const scan_region *r) { return r->kind != RG_UNKNOWN && r->kind != RG_PARAM; }
+
 /* an allocation that failed is not used: what succeeding says about its size
    (asserted where it is used, not on the host's path, where it would stay in
    every later path condition) */
