@@ -154,6 +154,9 @@ typedef enum {
   RG_DEVICE, RG_MANAGED, RG_PITCHED, RG_HOST, RG_PINNED, /* allocated by calls */
   RG_HOSTVAR, RG_GLOBALVAR,           /* arrays with static storage, host or device */
   RG_SHARED, RG_DYNSHARED, RG_LOCAL,  /* kernel arrays, per launch */
+  RG_MEMBER,                          /* an array member of a variable (s.n):
+                                         its own bounds; what is stored in it
+                                         is not read back */
   RG_UNKNOWN,                         /* a pointer the model cannot follow: why */
   RG_PARAM,                           /* what a parameter declared as an array
                                          (float x[12]) points to when its

@@ -294,7 +294,8 @@ static bool shows_vars(const sx *e) {
 }
 
 static void note_region(scan_finding *f, const scan_region *r) {
-  const char *what = r->kind == RG_SHARED || r->kind == RG_LOCAL || r->kind == RG_HOSTVAR || r->kind == RG_GLOBALVAR
+  const char *what = r->kind == RG_SHARED || r->kind == RG_LOCAL || r->kind == RG_HOSTVAR || r->kind == RG_GLOBALVAR ||
+                             r->kind == RG_MEMBER
                          ? "declared" : "allocated";
   scan_buf b = {0};
   uint64_t k;

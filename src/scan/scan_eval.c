@@ -326,10 +326,33 @@ const char *scan_eval_lval_name(const lval *lv) {
   return b.s;
 }
 
+static val store_path(val cur, const lval *lv, int i, val v) {
+  if (i == lv->npath) return v;
+  if (cur.k != V_REC) return cur;
+  return scan_eval_rec_set(cur, lv->path[i], store_path(scan_eval_rec_get(cur, lv->path[i]), lv, i + 1, v));
+}
+
+/* An array member of a variable (s.n, or p->n where p = &s): the variable's
+   value holds no array for it, so the member gets a region of its own, the
+   member's size, kept in the variable's value where that is a record (the
+   same region at its next use). What is stored through it is not read back
+   (RG_MEMBER, not RG_LOCAL: a copy of the record shares the region). */
+static val member_array(interp *I, const lval *lv) {
+  val v = lval_var_get(I, lv);
+  uint64_t sz = scan_front_ctype_size(lv->type);
+  if (v.k != V_NONE || !lv->npath || !sz) return v;
+  int r = scan_model_region(RG_MEMBER, scan_eval_lval_name(lv), scan_front_cursor_loc(lv->decl), scan_expr_const(64, sz),
+                            scan_util_fmt("%llu", (unsigned long long)sz));
+  v = scan_eval_val_ptr(r, scan_expr_const(64, 0));
+  val *b = scan_env_get(I->env, lv->frame, lv->decl);
+  if (b && b->k == V_REC) scan_env_put(I->env, lv->frame, lv->decl, store_path(*b, lv, 0, v));
+  return v;
+}
+
 val scan_eval_lval_address(interp *I, const lval *lv) {
   if (lv->k == LV_MEM) return lv->ptr;
   /* an array variable holds its own address */
-  if (lv->k == LV_VAR && scan_front_ctype(lv->type).k == CT_ARRAY) return lval_var_get(I, lv);
+  if (lv->k == LV_VAR && scan_front_ctype(lv->type).k == CT_ARRAY) return member_array(I, lv);
   if (lv->k == LV_VAR) return scan_eval_val_addr(*lv);
   return scan_eval_val_unknown_ptr(lv->why ? lv->why : "the address is not modelled");
 }
@@ -566,7 +589,7 @@ val scan_eval_lval_load(interp *I, const lval *lv, CXCursor at) {
   switch (lv->k) {
   case LV_NONE: return scan_eval_val_opaque(lv->type, loc, lv->why);
   case LV_VAR: {
-    val v = lval_var_get(I, lv);
+    val v = t.k == CT_ARRAY ? member_array(I, lv) : lval_var_get(I, lv);
     if (v.k == V_NONE && t.k != CT_VOID && t.k != CT_OTHER) {
       v = scan_eval_val_opaque(lv->type, loc, scan_util_fmt("'%s' has no value here", scan_front_cursor_name(lv->decl)));
     }
@@ -580,6 +603,10 @@ val scan_eval_lval_load(interp *I, const lval *lv, CXCursor at) {
     if (r && r->has_vals && t.k == CT_INT && t.w == r->elsize * 8) return scan_eval_val_int(scan_tables_read(r, lv->ptr.e, t, loc));
     const sx *stored = local_load(I, lv->ptr, t);
     if (stored) return scan_eval_val_int(stored);
+    /* an array member's elements (a kernel's struct parameter, set by the
+       host; a local struct): not device memory, not followed either */
+    if (r && r->kind == RG_MEMBER)
+      return scan_eval_val_opaque(lv->type, loc, scan_util_fmt("the value is an element of '%s', which the model does not follow", r->name));
     if (I->device) return scan_eval_val_fresh(lv->type, VK_LOADED, scan_front_cursor_text(at), loc, NULL);
     return scan_eval_val_opaque(lv->type, loc, "the value is read from host memory");
   }
@@ -587,11 +614,6 @@ val scan_eval_lval_load(interp *I, const lval *lv, CXCursor at) {
   return scan_eval_val_none();
 }
 
-static val store_path(val cur, const lval *lv, int i, val v) {
-  if (i == lv->npath) return v;
-  if (cur.k != V_REC) return cur;
-  return scan_eval_rec_set(cur, lv->path[i], store_path(scan_eval_rec_get(cur, lv->path[i]), lv, i + 1, v));
-}
 
 void scan_eval_lval_store(interp *I, const lval *lv, val v, CXCursor at) {
   if (scan_expr_is_false(I->reach)) return;

@@ -259,7 +259,28 @@ typedef struct {
   const char *fmt;
 } havoc_arg;
 
+/* the type of field name of record type t (CXType_Invalid when none) */
+typedef struct {
+  const char *name;
+  CXType t;
+} field_find;
+static enum CXVisitorResult field_type_visit(CXCursor c, CXClientData d) {
+  field_find *f = d;
+  if (scan_front_cursor_name(c) != f->name) return CXVisit_Continue;
+  f->t = clang_getCursorType(c);
+  return CXVisit_Break;
+}
+static CXType field_type(CXType t, const char *name) {
+  field_find f = {name, {CXType_Invalid, {0, 0}}};
+  if (t.kind != CXType_Invalid) clang_Type_visitFields(clang_getCanonicalType(t), field_type_visit, &f);
+  return f.t;
+}
+
 static val havoc_val(val v, CXType t, scan_loc loc, const char *why) {
+  /* an array member's address (scan_eval.c's member_array) is the
+     variable's, which no loop moves */
+  if (v.k == V_PTR && v.region >= 0 && scan_model_reg(v.region)->kind == RG_MEMBER && scan_front_ctype(t).k == CT_ARRAY)
+    return v;
   switch (v.k) {
   case V_INT: return scan_eval_val_int(scan_expr_opaque(v.e->w, scan_front_ctype(t).sgn, loc, why));
   case V_PTR:
@@ -269,7 +290,7 @@ static val havoc_val(val v, CXType t, scan_loc loc, const char *why) {
   case V_REC: {
     val r = v;
     for (int i = 0; i < v.r->n; i++)
-      r = scan_eval_rec_set(r, v.r->names[i], havoc_val(v.r->vals[i], clang_getCursorType(clang_getNullCursor()), loc, why));
+      r = scan_eval_rec_set(r, v.r->names[i], havoc_val(v.r->vals[i], field_type(t, v.r->names[i]), loc, why));
     return r;
   }
   case V_NONE: return scan_eval_val_opaque(t, loc, why);
