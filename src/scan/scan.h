@@ -154,6 +154,9 @@ typedef enum {
   RG_DEVICE, RG_MANAGED, RG_PITCHED, RG_HOST, RG_PINNED, /* allocated by calls */
   RG_HOSTVAR, RG_GLOBALVAR,           /* arrays with static storage, host or device */
   RG_SHARED, RG_DYNSHARED, RG_LOCAL,  /* kernel arrays, per launch */
+  RG_JOIN,                            /* a pointer to one of two regions by a
+                                         condition (c ? a : b): size and
+                                         freed-ness chosen by it */
   RG_MEMBER,                          /* an array member of a variable (s.n):
                                          its own bounds; what is stored in it
                                          is not read back */
@@ -180,6 +183,7 @@ typedef struct {
   int64_t lo, hi;        /* lies in [lo, hi] */
   const int64_t *vals;   /* and, for a short one, the elements: nvals of elsize bytes */
   uint32_t nvals, elsize;
+  int join[2];           /* RG_JOIN: the regions chosen between */
 } scan_region;
 
 /* a logical partition of a shared or local array: a pointer variable carved
@@ -246,6 +250,7 @@ int scan_model_unknown_region(const char *why);
    it cannot follow nor an array parameter's assumed extent (either may be any
    memory: a null pointer, a caller's array, one freed) */
 bool scan_model_known(const scan_region *r);
+int scan_model_join(const sx *c, int a, int b, scan_loc at);
 scan_region *scan_model_reg(int id);
 const sx *scan_model_allocated(int id); /* the allocation succeeded: its size is at most --max-alloc */
 

@@ -294,6 +294,13 @@ static bool shows_vars(const sx *e) {
 }
 
 static void note_region(scan_finding *f, const scan_region *r) {
+  if (r->kind == RG_JOIN) { /* where the pointer was chosen, then each it may be */
+    scan_diag_note(f, r->site, "the pointer is '%s' or '%s', as a condition chooses here", scan_model_reg(r->join[0])->name,
+                   scan_model_reg(r->join[1])->name);
+    note_region(f, scan_model_reg(r->join[0]));
+    note_region(f, scan_model_reg(r->join[1]));
+    return;
+  }
   const char *what = r->kind == RG_SHARED || r->kind == RG_LOCAL || r->kind == RG_HOSTVAR || r->kind == RG_GLOBALVAR ||
                              r->kind == RG_MEMBER
                          ? "declared" : "allocated";

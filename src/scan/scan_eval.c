@@ -195,6 +195,11 @@ bool scan_eval_val_same(val a, val b) {
   }
 }
 
+static bool joinable(int region) {
+  const scan_region *r = scan_model_reg(region);
+  return r->kind != RG_UNKNOWN && r->kind != RG_PARAM;
+}
+
 val scan_eval_val_merge(const sx *c, val a, val b, scan_loc at) {
   if (scan_eval_val_same(a, b)) return a;
   /* a condition the build fixes (sizeof(real) == sizeof(double) in a template) */
@@ -205,6 +210,12 @@ val scan_eval_val_merge(const sx *c, val a, val b, scan_loc at) {
     val r = a;
     r.e = scan_expr_ite(c, a.e, b.e);
     return r;
+  }
+  /* two allocations the model knows (or joins of them): one region whose
+     size the condition picks; a null pointer, a pointer it does not follow
+     or a declared parameter's extent on either side stays unknown */
+  if (a.k == V_PTR && b.k == V_PTR && a.region >= 0 && b.region >= 0 && joinable(a.region) && joinable(b.region)) {
+    return scan_eval_val_ptr(scan_model_join(c, a.region, b.region, at), scan_expr_ite(c, a.e, b.e));
   }
   if (a.k == V_PTR && b.k == V_PTR)
     return scan_eval_val_unknown_ptr(scan_util_fmt("the pointer refers to different allocations depending on the path (joined at line %u)", at.line));

@@ -27,7 +27,26 @@ int scan_model_unknown_region(const char *why) {
 
 scan_region *scan_model_reg(int id) { return &scan_model_state.regions.v[id]; }
 
-bool scan_model_known(const scan_region *r) { return r->kind != RG_UNKNOWN && r->kind != RG_PARAM; }
+bool scan_model_known(const scan_region *r) { return r->kind != RG_UNKNOWN && r->kind != RG_PARAM && r->kind != RG_JOIN; }
+
+/* c ? a : b as one region: its size the chosen one's, freed where the chosen
+   one was by then (a free after the join is not seen through it: stores and
+   frees through it treat it as a pointer the model does not follow) */
+int scan_model_join(const sx *c, int a, int b, scan_loc at) {
+  const scan_region *ra = scan_model_reg(a), *rb = scan_model_reg(b);
+  const char *name = scan_util_fmt("%s or %s", ra->name, rb->name);
+  const sx *size = scan_expr_ite(c, ra->size, rb->size);
+  const sx *fa = ra->freed ? ra->freed : scan_expr_false(), *fb = rb->freed ? rb->freed : scan_expr_false();
+  const sx *freed = ra->freed || rb->freed ? scan_expr_or(scan_expr_and(c, fa), scan_expr_and(scan_expr_not(c), fb)) : NULL;
+  int id = scan_model_region(RG_JOIN, name, at, size, NULL);
+  scan_region *r = scan_model_reg(id);
+  r->freed = freed;
+  r->free_site = ra->freed ? ra->free_site : rb->free_site;
+  r->ctx = ra->ctx == rb->ctx ? ra->ctx : -1;
+  r->join[0] = a;
+  r->join[1] = b;
+  return id;
+}
 
 /* an allocation that failed is not used: what succeeding says about its size
    (asserted where it is used, not on the host's path, where it would stay in
