@@ -361,15 +361,6 @@ static bool in(const char *name, const char *const *list, bool by_prefix) {
   return false;
 }
 
-static val minmax(interp *I, CXCursor call, bool is_max, bool sgn) {
-  val *a;
-  int n = scan_exec_call_args(I, call, clang_getCursorReferenced(call), &a);
-  if (n != 2 || a[0].k != V_INT || a[1].k != V_INT || a[0].e->w != a[1].e->w)
-    return scan_eval_val_opaque(clang_getCursorType(call), scan_front_cursor_loc(call), "the arguments of min/max are not integers the model follows");
-  const sx *lt = scan_expr_bin(sgn ? SX_SLT : SX_ULT, a[0].e, a[1].e);
-  return scan_eval_val_int(is_max ? scan_expr_ite(lt, a[1].e, a[0].e) : scan_expr_ite(lt, a[0].e, a[1].e));
-}
-
 /* where an access through a pointer argument is reported: at the element of &a[i] */
 static CXCursor ptr_site(CXCursor p) {
   CXCursor at = scan_front_cursor_strip(p);
@@ -428,7 +419,7 @@ bool scan_device_call(interp *I, CXCursor call, const char *name, CXCursor calle
   bool is_min = !strcmp(name, "min") || !strcmp(name, "umin") || !strcmp(name, "llmin") || !strcmp(name, "ullmin");
   bool is_max = !strcmp(name, "max") || !strcmp(name, "umax") || !strcmp(name, "llmax") || !strcmp(name, "ullmax");
   if ((is_min || is_max) && t.k == CT_INT) {
-    *out = minmax(I, call, is_max, t.sgn);
+    *out = scan_eval_minmax(I, call, is_max, t.sgn);
     return true;
   }
   if ((!strcmp(name, "__umul24") || !strcmp(name, "__mul24")) && t.k == CT_INT && t.w == 32 && n == 2) {

@@ -1003,6 +1003,18 @@ static val method_self(interp *I, CXCursor e) {
 /* a call: its value, and what it does to the model (below) */
 static val call_value(interp *I, CXCursor e);
 
+/* min(a, b) or max(a, b) of integers (CUDA's min/umin/..., std::min and
+   std::max, whose parameters are references: the arguments' values) */
+val scan_eval_minmax(interp *I, CXCursor call, bool is_max, bool sgn) {
+  val a[2];
+  int n = clang_Cursor_getNumArguments(call);
+  for (int i = 0; i < n && i < 2; i++) a[i] = scan_eval_expr(I, clang_Cursor_getArgument(call, (unsigned)i));
+  if (n != 2 || a[0].k != V_INT || a[1].k != V_INT || a[0].e->w != a[1].e->w)
+    return scan_eval_val_opaque(clang_getCursorType(call), scan_front_cursor_loc(call), "the arguments of min/max are not integers the model follows");
+  const sx *lt = scan_expr_bin(sgn ? SX_SLT : SX_ULT, a[0].e, a[1].e);
+  return scan_eval_val_int(is_max ? scan_expr_ite(lt, a[1].e, a[0].e) : scan_expr_ite(lt, a[0].e, a[1].e));
+}
+
 /* a call may write a local array through a pointer to it (a function whose
    body is not seen, memcpy): after it, every store before is forgotten. Its
    arguments, and a body the model follows, still read what was stored */

@@ -171,6 +171,13 @@ bool scan_host_call(interp *I, CXCursor call, const char *name, CXCursor callee,
   scan_loc loc = scan_front_cursor_loc(call);
   val *a;
   int n;
+  /* std::min and std::max of integers, and any other min or max of two
+     integers whose body the model does not see (one it sees is followed) */
+  if ((!strcmp(name, "min") || !strcmp(name, "max")) && scan_front_ctype(rt).k == CT_INT &&
+      clang_Cursor_getNumArguments(call) == 2 && clang_Cursor_isNull(scan_unit_definition(callee))) {
+    *out = scan_eval_minmax(I, call, name[1] == 'a', scan_front_ctype(rt).sgn);
+    return true;
+  }
   if (in(name, int_inputs) && scan_front_ctype(rt).k == CT_INT) {
     scan_exec_call_args(I, call, callee, &a);
     *out = input_val(I, call, rt);

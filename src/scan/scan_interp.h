@@ -112,6 +112,7 @@ val scan_eval_val_int(const sx *e);
 val scan_eval_val_none(void);
 val scan_eval_val_float(void);
 val scan_eval_val_ptr(int region, const sx *off);
+val scan_eval_minmax(interp *I, CXCursor call, bool is_max, bool sgn);
 val scan_eval_val_addr(lval lv);
 val scan_eval_val_unknown_ptr(const char *why);
 val scan_eval_val_opaque(CXType t, scan_loc loc, const char *why);
