@@ -17,7 +17,7 @@
 # and logs under ${OUT:-BUILD/perf-corpus/logs}. Exit status 1 when a program
 # fails under gsan where it ran natively, or gsan reports an error in it.
 #
-#   sh bench/corpus.sh [--prepare | --report | --profile] [BUILD] [-- NAME ...]
+#   sh bench/corpus.sh [--prepare | --report | --profile | --registers] [BUILD] [-- NAME ...]
 #   --prepare      only extract the listed programs into BUILD/perf-corpus/src
 #                  (no GPU needed), e.g. to carry them to a machine that has
 #                  no HeCBench
@@ -30,6 +30,12 @@
 #                  copy that ran) and prints bench/corpus_profile.py's table
 #                  of kernel time against the program's time; writes no
 #                  results file
+#   --registers    no GPU needed: builds the programs as above with ptxas -v
+#                  (EXTRA_CFLAGS, which every listed Makefile takes) and
+#                  writes bench/corpus_regs.py's table of each kernel's
+#                  registers natively and in gsan's copies, and the warps a
+#                  multiprocessor can hold by them, to
+#                  docs/results/corpus-registers.md (RESULTS= to change)
 #   --report       no runs: the results again from the logs there are (every
 #                  listed program's, or the NAMEs'), e.g. of a corpus measured
 #                  in parts (`-- NAME ...` each) whose logs were put together
@@ -49,10 +55,11 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 ME=bench/corpus.sh
 die() { echo "$ME: $*" >&2; exit 2; }
-PREPARE=0 REPORT=0 PROFILE=0
+PREPARE=0 REPORT=0 PROFILE=0 REGISTERS=0
 if [ "${1:-}" = "--prepare" ]; then PREPARE=1; shift; fi
 if [ "${1:-}" = "--report" ]; then REPORT=1; shift; fi
 if [ "${1:-}" = "--profile" ]; then PROFILE=1; shift; fi
+if [ "${1:-}" = "--registers" ]; then REGISTERS=1; shift; fi
 BUILD=build
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then BUILD=$1; shift; fi
 [ "${1:-}" = "--" ] && shift
@@ -64,6 +71,7 @@ REPS=${REPS:-3}
 CS=${CS:-1}
 CS_TIMEOUT=${CS_TIMEOUT:-300}
 TIMEOUT=${TIMEOUT:-120}
+if [ "$REGISTERS" = 1 ]; then RESULTS=${RESULTS:-docs/results/corpus-registers.md}; fi
 RESULTS=${RESULTS:-docs/results/perf-corpus.md}
 LOGDIR=${OUT:-$W/logs}
 GSAN=$TOP/build/bin/gsan
@@ -121,7 +129,7 @@ BUDGET=${BUDGET:-0}
 PATH=/usr/local/cuda/bin:$PATH
 export BENCH_CMD="REPS=$REPS CS=$CS CS_TIMEOUT=$CS_TIMEOUT TIMEOUT=$TIMEOUT BUDGET=$BUDGET sh $ME${*:+ -- $*}"
 make -s all > "$LOGDIR/make.log" 2>&1 || die "make failed (see $LOGDIR/make.log)"
-command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || die "no GPU (nvidia-smi -L failed)"
+[ "$REGISTERS" = 1 ] || { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; } || die "no GPU (nvidia-smi -L failed)"
 if [ $PROFILE = 1 ]; then
   command -v ncu >/dev/null 2>&1 || die "--profile needs Nsight Compute (ncu) on PATH"
   CS=0
@@ -138,18 +146,25 @@ for k in native gsan; do
   mkdir -p "$W/$k"
   [ -d "$W/src/include" ] && cp -r "$W/src/include" "$W/$k/"
 done
-export W GSAN LOGDIR
+EXTRA=
+[ "$REGISTERS" = 1 ] && EXTRA="-Xptxas -v"
+export W GSAN LOGDIR EXTRA
 echo $names | tr ' ' '\n' | xargs -P "${BUILD_JOBS:-$(nproc 2>/dev/null || echo 4)}" -I{} sh -c '
   n={}
   for k in native gsan; do
     cp -r "$W/src/$n-cuda" "$W/$k/"
     if [ $k = native ]; then cc=nvcc; else cc="$GSAN nvcc"; fi
     t0=$(date +%s.%N)
-    GSAN_CACHE="$W/cache/$n" make -C "$W/$k/$n-cuda" CC="$cc" ARCH=sm_90 >"$LOGDIR/$n.build-$k" 2>&1 ||
+    GSAN_CACHE="$W/cache/$n" make -C "$W/$k/$n-cuda" CC="$cc" ARCH=sm_90 ${EXTRA:+"EXTRA_CFLAGS=$EXTRA"} >"$LOGDIR/$n.build-$k" 2>&1 ||
       echo "$n: $k build failed (see $LOGDIR/$n.build-$k)"
     t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" "BEGIN { printf \"%.2f\\n\", b - a }" >"$LOGDIR/$n.buildtime-$k"
   done'
+
+if [ "$REGISTERS" = 1 ]; then
+  export BENCH_CMD="sh $ME --registers${*:+ -- $*}"
+  exec python3 bench/corpus_regs.py "$LOGDIR" "$RESULTS" "$(cat "$W/hecbench-rev" 2>/dev/null || echo unknown)" $names
+fi
 
 # runs: native and gsan alternating, REPS each, then compute-sanitizer once
 prog_of() { sed -n 's/^program *= *\([^ ]*\).*/\1/p' "$W/src/$1-cuda/Makefile" | head -n 1; }
