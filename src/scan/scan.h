@@ -157,6 +157,8 @@ typedef enum {
   RG_JOIN,                            /* a pointer to one of two regions by a
                                          condition (c ? a : b): size and
                                          freed-ness chosen by it */
+  RG_VAR,                             /* a variable (or a field of one) an access
+                                         reaches by its address (&x): its size */
   RG_MEMBER,                          /* an array member of a variable (s.n):
                                          its own bounds; what is stored in it
                                          is not read back */

@@ -302,7 +302,7 @@ static void note_region(scan_finding *f, const scan_region *r) {
     return;
   }
   const char *what = r->kind == RG_SHARED || r->kind == RG_LOCAL || r->kind == RG_HOSTVAR || r->kind == RG_GLOBALVAR ||
-                             r->kind == RG_MEMBER
+                             r->kind == RG_MEMBER || r->kind == RG_VAR
                          ? "declared" : "allocated";
   scan_buf b = {0};
   uint64_t k;

@@ -300,6 +300,17 @@ void scan_eval_record_access_n(interp *I, val ptr, const sx *width, unsigned ele
   a.ctx = I->ctx;
   a.what = what;
   a.why = I->fr ? I->fr->why : NULL;
+  if (ptr.k == V_ADDR && ptr.addr && ptr.addr->k == LV_VAR) {
+    /* the address of a variable or of a field of one (atomicAdd(&count, 1)
+       on a __shared__ int): the access is to that object, no wider than it
+       unless cast to a wider type, which stays an unknown */
+    uint64_t sz = scan_front_ctype_size(ptr.addr->type), w;
+    const char *name = scan_eval_lval_name(ptr.addr);
+    a.region = scan_model_region(RG_VAR, name, scan_front_cursor_loc(ptr.addr->decl), scan_expr_const(64, sz),
+                                 scan_util_fmt("%llu", (unsigned long long)sz));
+    if (!a.why && (!sz || !scan_expr_is_const(width, &w) || w > sz))
+      a.why = scan_util_fmt("the access is wider than '%s', whose address it is", name);
+  }
   VEC_PUSH(scan_model_state.accesses, a);
 }
 

@@ -38,11 +38,14 @@ int scan_model_join(const sx *c, int a, int b, scan_loc at) {
   const sx *size = scan_expr_ite(c, ra->size, rb->size);
   const sx *fa = ra->freed ? ra->freed : scan_expr_false(), *fb = rb->freed ? rb->freed : scan_expr_false();
   const sx *freed = ra->freed || rb->freed ? scan_expr_or(scan_expr_and(c, fa), scan_expr_and(scan_expr_not(c), fb)) : NULL;
+  scan_loc free_site = ra->freed ? ra->free_site : rb->free_site;
+  int ctx = ra->ctx == rb->ctx ? ra->ctx : -1;
+  /* ra and rb point into the table, which adding a region may move */
   int id = scan_model_region(RG_JOIN, name, at, size, NULL);
   scan_region *r = scan_model_reg(id);
   r->freed = freed;
-  r->free_site = ra->freed ? ra->free_site : rb->free_site;
-  r->ctx = ra->ctx == rb->ctx ? ra->ctx : -1;
+  r->free_site = free_site;
+  r->ctx = ctx;
   r->join[0] = a;
   r->join[1] = b;
   return id;
