@@ -134,6 +134,7 @@ if [ $PROFILE = 1 ]; then
   command -v ncu >/dev/null 2>&1 || die "--profile needs Nsight Compute (ncu) on PATH"
   CS=0
 fi
+[ "$REGISTERS" = 1 ] && CS=0
 if [ "$CS" = 1 ] && ! command -v compute-sanitizer >/dev/null 2>&1; then
   echo "$ME: compute-sanitizer not found: its column is left out" >&2
   CS=0
