@@ -195,9 +195,10 @@ bool scan_eval_val_same(val a, val b) {
   }
 }
 
+/* a region a join may choose: one the model knows, or a join of such */
 static bool joinable(int region) {
   const scan_region *r = scan_model_reg(region);
-  return r->kind != RG_UNKNOWN && r->kind != RG_PARAM;
+  return scan_model_known(r) || r->kind == RG_JOIN;
 }
 
 val scan_eval_val_merge(const sx *c, val a, val b, scan_loc at) {
@@ -286,21 +287,18 @@ void scan_eval_record_access_n(interp *I, val ptr, const sx *width, unsigned ele
   a.kind = kind_;
   a.base = scan_eval_pointer_text(at);
   a.part = -1;
-  if (ptr.k == V_PTR && ptr.region >= 0) {
-    a.region = ptr.region;
-    a.part = ptr.part;
-    a.off = ptr.e;
-  } else {
-    a.region = scan_model_unknown_region(ptr.k == V_PTR ? "the pointer is null" : "the pointer is not one the model follows");
-    a.off = scan_expr_const(64, 0);
-  }
   a.width = width;
   a.elem = elem;
   a.reach = I->reach;
   a.ctx = I->ctx;
   a.what = what;
   a.why = I->fr ? I->fr->why : NULL;
-  if (ptr.k == V_ADDR && ptr.addr && ptr.addr->k == LV_VAR) {
+  a.off = scan_expr_const(64, 0);
+  if (ptr.k == V_PTR && ptr.region >= 0) {
+    a.region = ptr.region;
+    a.part = ptr.part;
+    a.off = ptr.e;
+  } else if (ptr.k == V_ADDR && ptr.addr && ptr.addr->k == LV_VAR) {
     /* the address of a variable or of a field of one (atomicAdd(&count, 1)
        on a __shared__ int): the access is to that object, no wider than it
        unless cast to a wider type, which stays an unknown */
@@ -310,6 +308,8 @@ void scan_eval_record_access_n(interp *I, val ptr, const sx *width, unsigned ele
                                  scan_util_fmt("%llu", (unsigned long long)sz));
     if (!a.why && (!sz || !scan_expr_is_const(width, &w) || w > sz))
       a.why = scan_util_fmt("the access is wider than '%s', whose address it is", name);
+  } else {
+    a.region = scan_model_unknown_region(ptr.k == V_PTR ? "the pointer is null" : "the pointer is not one the model follows");
   }
   VEC_PUSH(scan_model_state.accesses, a);
 }
@@ -635,7 +635,6 @@ val scan_eval_lval_load(interp *I, const lval *lv, CXCursor at) {
   }
   return scan_eval_val_none();
 }
-
 
 void scan_eval_lval_store(interp *I, const lval *lv, val v, CXCursor at) {
   if (scan_expr_is_false(I->reach)) return;
