@@ -152,9 +152,16 @@ static int patches_in(CUcontext ctx) {
 
 /* Only modules gsan did not instrument are patched: an instrumented one has
  * a site table (its symbol's name is in the cubin's string table: a search
- * of the image once per load), and gsan's own patch module is left alone. */
+ * of the image once per load), and gsan's own patch module is left alone.
+ * A module loaded lazily arrives at its kernel's first launch, which may be
+ * captured into a graph: the Sanitizer API's own work (loading the patches,
+ * patching) is done in relaxed capture mode for this thread, so that it does
+ * not end a capture in global mode, as gsan's other calls are
+ * (rt_driver_capture_swap). */
 static void module_loaded(const Sanitizer_ResourceModuleData *m) {
   if (adding || has(m->pCubin, m->cubinSize, GSAN_SITES_PREFIX) || has(m->pCubin, m->cubinSize, CALLBACK_NAME)) return;
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  rt_driver_capture_swap(&mode);
   pthread_mutex_lock(&patch_lock);
   int patched = 0;
   if (patches_in(m->context)) {
@@ -170,7 +177,17 @@ static void module_loaded(const Sanitizer_ResourceModuleData *m) {
     else rt_gsan_say("binary mode: cannot patch a module: %s; its kernels are not checked", result_name(r));
   }
   pthread_mutex_unlock(&patch_lock);
+  rt_driver_capture_swap(&mode);
   if (patched && rt_gsan.flags.verbosity) rt_gsan_say("binary mode: patched a module of %zu bytes", m->cubinSize);
+}
+
+/* A device gsan has set up gets the patches in its context at once, outside
+ * any capture, rather than at its first module load. */
+static void device_ready(rt_dev *d) {
+  if (!san.AddPatchesFromFile || !d->cuctx) return;
+  pthread_mutex_lock(&patch_lock);
+  patches_in(d->cuctx);
+  pthread_mutex_unlock(&patch_lock);
 }
 
 /* n bytes to device memory at dst before anything the caller launches next,
@@ -231,6 +248,43 @@ static void *heap_for(const Sanitizer_LaunchData *l, rt_dev *d, Sanitizer_Stream
  * against the window's top: an offset past it is past every frame. */
 #define LOCAL_WINDOW (1ull << 24)
 
+/* the kernel's callback data, made and attached (launch_begin); NULL when
+ * it could not be */
+static void *kernel_data(const Sanitizer_LaunchData *l, rt_dev *d, unsigned long long key) {
+  void *dev = NULL;
+  Sanitizer_StreamHandle stream = l->apiContext ? l->hApiStream : l->hStream;
+  gsan_binary_data h;
+  memset(&h, 0, sizeof h);
+  memcpy(h.ctx, d->ctx, sizeof h.ctx);
+  uint64_t size = 0;
+  if (san.GetFunctionPcAndSize(l->module, l->functionName, &h.func_pc, &size) != SANITIZER_SUCCESS) h.func_pc = 0;
+  h.kernel = rt_binary_kernel_index(l->functionName ? l->functionName : "?");
+  static CUresult (*func_attr)(int *, CUfunction_attribute, CUfunction);
+  if (!func_attr) *(void **)&func_attr = rt_driver_real("cuFuncGetAttribute");
+  int shared = 0;
+  if (func_attr) func_attr(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, l->function);
+  h.static_shared = (uint32_t)shared;
+  h.local_top = LOCAL_WINDOW;
+  pthread_mutex_lock(&patch_lock);
+  h.heap = (uint64_t)(uintptr_t)heap_for(l, d, stream);
+  pthread_mutex_unlock(&patch_lock);
+  SanitizerResult r = san.Alloc(l->context, &dev, sizeof h);
+  if (r == SANITIZER_SUCCESS) r = put(d, l->context, dev, &h, sizeof h, stream);
+  if (r == SANITIZER_SUCCESS) r = san.SetCallbackData(l->function, dev);
+  if (r != SANITIZER_SUCCESS) {
+    rt_gsan_say("binary mode: no callback data for kernel %s: %s; it runs unchecked", l->functionName, result_name(r));
+    return NULL;
+  }
+  if (rt_gsan.flags.verbosity >= 2)
+    rt_gsan_say("binary mode: kernel %s: %u bytes of static shared memory%s", l->functionName, h.static_shared,
+                l->apiContext ? ", a graph's node" : "");
+  pthread_mutex_lock(&patch_lock);
+  unsigned long long *v = map_get(&kernels, l->function, 1);
+  if (v) *v = key, kernels.data[v - kernels.val] = dev;
+  pthread_mutex_unlock(&patch_lock);
+  return dev;
+}
+
 /* A patched kernel's callback data: its device's __gsan_ctx, where its code
  * starts, its name's index, its static shared memory, the local window's
  * top and the device's heap record. Until the device has an arena (the program has
@@ -249,41 +303,14 @@ static void launch_begin(const Sanitizer_LaunchData *l) {
   int patched = map_get(&modules, l->module, 0) != NULL;
   pthread_mutex_unlock(&patch_lock);
   if (!patched) return;
-  if (!dev) {
-    Sanitizer_StreamHandle stream = l->apiContext ? l->hApiStream : l->hStream;
-    gsan_binary_data h;
-    memset(&h, 0, sizeof h);
-    memcpy(h.ctx, d->ctx, sizeof h.ctx);
-    uint64_t size = 0;
-    if (san.GetFunctionPcAndSize(l->module, l->functionName, &h.func_pc, &size) != SANITIZER_SUCCESS) h.func_pc = 0;
-    h.kernel = rt_binary_kernel_index(l->functionName ? l->functionName : "?");
-    static CUresult (*func_attr)(int *, CUfunction_attribute, CUfunction);
-    if (!func_attr) *(void **)&func_attr = rt_driver_real("cuFuncGetAttribute");
-    int shared = 0;
-    if (func_attr) func_attr(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, l->function);
-    h.static_shared = (uint32_t)shared;
-    h.local_top = LOCAL_WINDOW;
-    pthread_mutex_lock(&patch_lock);
-    h.heap = (uint64_t)(uintptr_t)heap_for(l, d, stream);
-    pthread_mutex_unlock(&patch_lock);
-    SanitizerResult r = san.Alloc(l->context, &dev, sizeof h);
-    if (r == SANITIZER_SUCCESS) r = put(d, l->context, dev, &h, sizeof h, stream);
-    if (r == SANITIZER_SUCCESS) r = san.SetCallbackData(l->function, dev);
-    if (r != SANITIZER_SUCCESS) {
-      rt_gsan_say("binary mode: no callback data for kernel %s: %s; it runs unchecked", l->functionName, result_name(r));
-      return;
-    }
-    if (rt_gsan.flags.verbosity >= 2)
-      rt_gsan_say("binary mode: kernel %s: %u bytes of static shared memory%s", l->functionName, h.static_shared,
-                  l->apiContext ? ", a graph's node" : "");
-    pthread_mutex_lock(&patch_lock);
-    unsigned long long *v = map_get(&kernels, l->function, 1);
-    if (v) *v = key, kernels.data[v - kernels.val] = dev;
-    pthread_mutex_unlock(&patch_lock);
-  }
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  rt_driver_capture_swap(&mode);
+  if (!dev) dev = kernel_data(l, d, key);
   /* a graph's kernel node: its data for this launch too (the per-kernel
    * data is for launches through the API) */
-  if (l->apiContext && san.SetLaunchCallbackData) san.SetLaunchCallbackData(l->hLaunch, l->function, l->hStream, dev);
+  if (dev && l->apiContext && san.SetLaunchCallbackData)
+    san.SetLaunchCallbackData(l->hLaunch, l->function, l->hStream, dev);
+  rt_driver_capture_swap(&mode);
 }
 
 static void SANITIZERAPI on_event(void *arg, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
@@ -381,4 +408,9 @@ static void start_if_asked(void) {
   if (rt_gsan.flags.binary) rt_binary_start();
 }
 
+#ifdef GSAN_HAVE_SANITIZER
+const rt_listener rt_binary_listener = {
+    .name = "binary", .start = start_if_asked, .device_ready = device_ready, .leaks = rt_binary_heap_leaks};
+#else
 const rt_listener rt_binary_listener = {.name = "binary", .start = start_if_asked, .leaks = rt_binary_heap_leaks};
+#endif
