@@ -111,7 +111,8 @@ typedef struct rt_class {
 struct rt_arena {
   rt_vmm vmm;
   rt_arena_params p;
-  uint64_t base, size;          /* data reservation */
+  uint64_t base, size;          /* the data's regions */
+  uint64_t resv;                /* their reservation: one more region below and above (rt_arena.h) */
   uint64_t tables, tables_size; /* slot-table reservation */
   unsigned table_shift;
   unsigned ninit;                /* classes whose state is initialised */
@@ -135,11 +136,18 @@ const char *rt_status_name(rt_status s) {
 }
 
 rt_arena_params rt_arena_default_params(int device) {
-  rt_arena_params p = {0x100000000000ull * (uint64_t)(device + 1), 39, 8, 32, device, 0, 0};
+  /* 16 TiB of regions a device, 1 TiB apart: room for the region reserved
+   * below and above each (rt_arena_guard) */
+  rt_arena_params p = {0x100000000000ull * (uint64_t)(device + 1) + 0x10000000000ull * (uint64_t)device, 39, 8, 32,
+                       device, 0, 0};
   return p;
 }
 
 int rt_arena_holds(const rt_arena *a, uint64_t ptr) { return a && ptr - a->base < a->size; }
+
+int rt_arena_guard(const rt_arena *a, uint64_t ptr) {
+  return a && !rt_arena_holds(a, ptr) && ptr - a->resv < a->size + 2 * (1ull << a->p.region_shift);
+}
 
 static uint64_t seed_from_os(void) {
   uint64_t s;
@@ -199,7 +207,7 @@ void rt_arena_destroy(rt_arena *a) {
     pthread_mutex_destroy(&c->lock);
   }
   if (a->tables) a->vmm.unreserve(a->vmm.ctx, a->tables, a->tables_size);
-  if (a->base) a->vmm.unreserve(a->vmm.ctx, a->base, a->size);
+  if (a->resv) a->vmm.unreserve(a->vmm.ctx, a->resv, a->size + 2 * (1ull << a->p.region_shift));
   free(a);
 }
 
@@ -219,12 +227,15 @@ rt_status rt_arena_create(const rt_vmm *vmm, const rt_arena_params *p, rt_arena 
   a->tables_size = (uint64_t)p->classes << a->table_shift;
   uint64_t region = 1ull << p->region_shift;
   int err;
-  /* the base must be aligned to a region: slot bases then follow from masks */
-  if ((err = vmm->reserve(vmm->ctx, a->size, region, p->hint, &a->base)) != 0) {
+  /* the base must be aligned to a region: slot bases then follow from masks;
+   * the regions below and above are reserved and never mapped, so that an
+   * address that runs off either end of the arena is known to be no memory */
+  if ((err = vmm->reserve(vmm->ctx, a->size + 2 * region, region, p->hint ? p->hint - region : 0, &a->resv)) != 0) {
     rt_status s = vmm_fail(a, err);
     rt_arena_destroy(a);
     return s;
   }
+  a->base = a->resv + region;
   if (a->base & (region - 1)) {
     rt_arena_destroy(a);
     return RT_VMM_ERROR;

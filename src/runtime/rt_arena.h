@@ -9,7 +9,10 @@
  * quarantine (rt_arena_params.quarantine), slots freed in stream order
  * (retired, then released) keep their memory mapped and are reused oldest
  * first once it is half full, which costs no VMM call (a stale pointer into
- * a reused slot then passes, as under ASan). */
+ * a reused slot then passes, as under ASan). One more region below the
+ * arena and one above it are reserved and never mapped (rt_arena_guard): an
+ * address that runs off either end is no memory, for code that checks by the
+ * address alone (binary mode) as for the hardware. */
 #ifndef GSAN_RT_ARENA_H
 #define GSAN_RT_ARENA_H
 
@@ -103,6 +106,8 @@ rt_status rt_arena_find(rt_arena *a, uint64_t ptr, rt_alloc_info *info);
 rt_status rt_arena_nearest(rt_arena *a, uint64_t addr, rt_alloc_info *info);
 /* 1 if ptr falls in the arena's reservation (no lock: fixed once created) */
 int rt_arena_holds(const rt_arena *a, uint64_t ptr);
+/* 1 if ptr falls in the unmapped region below or above the arena */
+int rt_arena_guard(const rt_arena *a, uint64_t ptr);
 /* What the device lookup of docs/abi.md computes for ptr, without reading
  * the entry: 1 when ptr lies in the arena's reservation, with *base its
  * slot's base (ptr & -slot size) and *entry the device address of its slot

@@ -271,8 +271,16 @@ extern "C" __device__ __noinline__ SanitizerPatchResult gsan_binary_access(void 
   const gsan_binary_data *d = (const gsan_binary_data *)userdata;
   if (!d || (flags & SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH)) return SANITIZER_PATCH_SUCCESS;
   const unsigned char *c = d->ctx;
-  uint64_t a = (uint64_t)ptr, off = a - ctx64(c, GSAN_CTX_ARENA_BASE);
-  if (off >= ctx64(c, GSAN_CTX_ARENA_SIZE)) return heap_check(d, pc, a, accessSize, flags);
+  uint64_t a = (uint64_t)ptr, off = a - ctx64(c, GSAN_CTX_ARENA_BASE), asize = ctx64(c, GSAN_CTX_ARENA_SIZE);
+  if (off >= asize) {
+    // the region below the arena and the one above it are reserved and
+    // never mapped (rt_arena.h): an access there, an index that ran off the
+    // arena or wrapped, would fault; it is reported instead, with its thread
+    uint64_t region = 1ull << ctx32(c, GSAN_CTX_REGION_SHIFT);
+    if (asize && off + region < asize + 2 * region)
+      return fail(d, pc, access_kind(flags), accessSize, GSAN_BINARY_GLOBAL, a, 0, 0);
+    return heap_check(d, pc, a, accessSize, flags);
+  }
   uint32_t rshift = ctx32(c, GSAN_CTX_REGION_SHIFT);
   uint64_t k = off >> rshift;
   uint32_t cshift = (uint32_t)k + ctx32(c, GSAN_CTX_MIN_SHIFT);

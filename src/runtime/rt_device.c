@@ -65,6 +65,15 @@ rt_dev *rt_device_of(uint64_t ptr) {
   return NULL;
 }
 
+int rt_device_guard(uint64_t ptr) {
+  if (!rt_gsan_is_ready()) return 0;
+  for (int i = 0; i < RT_MAX_DEVICES; i++) {
+    rt_dev *d = &devs[i];
+    if (__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE) && rt_arena_guard(d->arena, ptr)) return 1;
+  }
+  return 0;
+}
+
 rt_status rt_gsan_find(uint64_t ptr, rt_alloc_info *info) {
   rt_dev *d = rt_device_of(ptr);
   return d ? rt_arena_find(d->arena, ptr, info) : RT_NOT_OURS;

@@ -43,6 +43,9 @@ rt_dev *rt_device_here(void);
 /* The set-up device whose arena holds ptr (any pointer into its
  * reservation, freed or not), or NULL. */
 rt_dev *rt_device_of(uint64_t ptr);
+/* 1 if ptr lies in the unmapped region below or above a ready device's arena
+ * (rt_arena_guard) */
+int rt_device_guard(uint64_t ptr);
 /* rt_arena_find in the arena that holds ptr; RT_NOT_OURS outside them all.
  * (The report code's name for it: rt_gsan_find.) */
 rt_status rt_gsan_find(uint64_t ptr, rt_alloc_info *info);

@@ -72,7 +72,7 @@ static void sink(void *arg, const gsan_record *rec) {
       rt_report_admit(sc)) {
     if (s.root == GSAN_ROOT_ARENA && state != RT_SLOT_NEVER && state != RT_SLOT_DEVHEAP)
       rt_report_stacks(sc, state == RT_SLOT_FREED);
-    rt_err_device e = {kind, *rec, s, sc->region, unknown};
+    rt_err_device e = {kind, *rec, s, sc->region, unknown, kind == RT_KIND_WILD_POINTER && rt_device_guard(rec->addr)};
     rt_report_device(&rt_gsan.log, &e);
     rt_seen_printed(&rt_gsan.seen, rec->module_id, rec->site);
   }

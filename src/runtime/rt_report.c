@@ -309,7 +309,10 @@ void rt_report_device(rt_log *log, const rt_err_device *e) {
   int freed = e->kind == RT_KIND_USE_AFTER_FREE || e->kind == RT_KIND_DEVICE_HEAP_USE_AFTER_FREE ||
               e->kind == RT_KIND_DEVICE_HEAP_DOUBLE_FREE;
   if (e->kind == RT_KIND_WILD_POINTER) {
-    emit(log, "0x%llx is in the arena but in no allocation\n", (unsigned long long)r->addr);
+    emit(log, e->off_arena ? "0x%llx is just outside gsan's arena, where no memory is mapped (an index that ran far "
+                             "past its allocation, or wrapped)\n"
+                           : "0x%llx is in the arena but in no allocation\n",
+         (unsigned long long)r->addr);
   } else if (e->kind == RT_KIND_USE_AFTER_SCOPE) {
     emit(log, "0x%llx is a local variable of a function that has returned\n", (unsigned long long)r->addr);
   } else if (s->kind == GSAN_ACCESS_FREE && !e->region.dev_allocated) {

@@ -111,6 +111,7 @@ typedef struct rt_err_device {
   rt_site site;
   rt_region region;
   int unknown_site;          /* no site table has rec's module and site: only the record is known */
+  int off_arena;             /* a wild address in the unmapped region below or above an arena */
 } rt_err_device;
 
 /* A double free or a free of something that is no allocation's base. */

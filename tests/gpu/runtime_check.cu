@@ -49,7 +49,7 @@ static void sink(void *, const gsan_record *rec) {
     reg.base = info.base;
     reg.size = info.size;
   }
-  rt_err_device e = {rt_classify_device(&s, rec, state), *rec, s, reg, 0};
+  rt_err_device e = {rt_classify_device(&s, rec, state), *rec, s, reg, 0, 0};
   rt_report_scope *sc = rt_report_begin(&logger, e.kind, RT_REPORT_GOES_ON);
   if (rt_report_admit(sc)) rt_report_device(&logger, &e);
   rt_report_end(sc);

@@ -334,6 +334,17 @@ static void test_placement(void) {
   uint64_t b1 = rd64(e1.ctx, GSAN_CTX_ARENA_BASE), b2 = rd64(e2.ctx, GSAN_CTX_ARENA_BASE);
   CHECK(p1 - b1 != p2 - b2, "different seeds start classes at different slots");
   CHECK(b1 == 0x100000000000ull, "the hint is used when granted");
+  /* a region below the arena and one above it: reserved, never mapped */
+  uint64_t region = 1ull << small_params(11).region_shift, size = rd64(e1.ctx, GSAN_CTX_ARENA_SIZE), rb, rs;
+  CHECK(fake_vmm_reservation(e1.f, b1 - 1, &rb, &rs) && rb == b1 - region && rs == size + 2 * region,
+        "the reservation holds a region below the arena and one above it");
+  CHECK(rt_arena_guard(e1.a, b1 - 4) && rt_arena_guard(e1.a, b1 - region) && rt_arena_guard(e1.a, b1 + size) &&
+            rt_arena_guard(e1.a, b1 + size + region - 1),
+        "an address in either region is in the guard");
+  CHECK(!rt_arena_guard(e1.a, b1) && !rt_arena_guard(e1.a, p1) && !rt_arena_guard(e1.a, b1 - region - 1) &&
+            !rt_arena_guard(e1.a, b1 + size + region) && !rt_arena_guard(NULL, b1 - 4),
+        "the arena itself and what lies past the guard are not");
+  CHECK(!fake_vmm_is_mapped(e1.f, b1 - 4) && !fake_vmm_is_mapped(e1.f, b1 + size), "nothing is mapped in the guard");
   env_close(&e1);
   env_close(&e2);
   e3.f = fake_vmm_new(GRANULE);

@@ -112,7 +112,26 @@ int main(int argc, char **argv) {
     rt_region none = reg;
     printf("two slots past it: %s\n", rt_binary_beside(&rec, a, &none) ? "beside one" : "beside none");
     rec.addr = base - 4;
-    rt_err_device e = {kind, rec, s, reg, 0};
+    rt_err_device e = {kind, rec, s, reg, 0, 0};
+    rt_report_device(&log, &e);
+    rt_arena_destroy(a);
+    fake_vmm_free(f);
+    return 0;
+  }
+  if (!strcmp(sc, "guard")) {
+    /* an index that ran 4 KiB below the arena: the patch reports it (base
+     * and size 0) and the drain says where it is (rt_device_guard) */
+    fake_vmm *f = fake_vmm_new(2ull << 20);
+    rt_vmm ops = fake_vmm_ops(f);
+    rt_arena_params p = {0x100000000000ull, 30, 8, 23, 0, 7, 0};
+    rt_arena *a;
+    if (rt_arena_create(&ops, &p, &a) != RT_OK) return 1;
+    rec.addr = 0x100000000000ull - 4096, rec.base = 0, rec.size = 0;
+    kind = rt_classify_device(&s, &rec, RT_SLOT_LIVE);
+    rt_region none = {0, 0, NULL, GSAN_SPACE_GLOBAL, NULL, NULL, 0, NULL};
+    printf("below the arena: %s, beside %s\n", rt_report_kind_name(kind),
+           rt_binary_beside(&rec, a, &none) ? "an allocation" : "none");
+    rt_err_device e = {kind, rec, s, none, 0, rt_arena_guard(a, rec.addr)};
     rt_report_device(&log, &e);
     rt_arena_destroy(a);
     fake_vmm_free(f);
@@ -125,7 +144,7 @@ int main(int argc, char **argv) {
   }
   /* the leaks the heap record gives at exit: the live block */
   if (!strcmp(sc, "heap-overflow")) rt_binary_heap_leaks(print_leak, NULL);
-  rt_err_device e = {kind, rec, s, reg, 0};
+  rt_err_device e = {kind, rec, s, reg, 0, 0};
   rt_report_device(&log, &e);
   return 0;
 }

@@ -295,7 +295,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "unknown scenario '%s'\n", sc);
     return 2;
   }
-  rt_err_device e = {rt_classify_device(&s, &rec, state), rec, s, reg, 0};
+  rt_err_device e = {rt_classify_device(&s, &rec, state), rec, s, reg, 0, 0};
   rt_report_device(&log, &e);
   rt_sites_free(t);
   return 0;

@@ -15,9 +15,9 @@ typedef void *(*malloc_fn)(ssize_t, int, struct CUstream_st *);
 typedef void (*free_fn)(void *, ssize_t, int, struct CUstream_st *);
 typedef CUresult (*gpa_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
 
-/* device d's arena: gsan puts it at (d + 1) * 16 TiB */
+/* device d's arena: gsan puts it at (d + 1) * 16 TiB + d TiB */
 static int in_arena_of(void *p, int d) {
-  uint64_t a = (uint64_t)(uintptr_t)p, lo = (uint64_t)(d + 1) << 44;
+  uint64_t a = (uint64_t)(uintptr_t)p, lo = ((uint64_t)(d + 1) << 44) + ((uint64_t)d << 40);
   return a >= lo && a < lo + (1ull << 44);
 }
 
