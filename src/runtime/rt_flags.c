@@ -97,6 +97,11 @@ static const option table[] = {
      "launch a kernel's proven copy, which leaves out the checks whose addresses depend on the launch alone, when "
      "the host shows at the launch that every one of them stays in bounds (0: always the launch-bounds copy)",
      NULL, 0, 0},
+    {"launch_proofs_cost", K_INT, FIELD(launch_proofs_cost), "20",
+     "percent of the host's time between a kernel's launches that evaluating its facts may take: a kernel whose "
+     "launches mostly need new evaluations, over a window of 32, and take more stops being proven and runs its "
+     "launch-bounds copy (0: stop whenever they mostly need new ones; 100: never stop)",
+     NULL, 0, 100},
 };
 #undef FIELD
 

@@ -36,6 +36,7 @@ typedef struct rt_flags {
   char sanitizer_lib[512]; /* that API's library; empty: the CUDA toolkit's */
   int launch_bounds;     /* launch kernels' launch-bounds copies, their entries filled (rt_launch.h) */
   int launch_proofs;     /* ... or their proven copies, when the launch's facts hold (rt_proof.h) */
+  int launch_proofs_cost; /* percent of a kernel's launch interval its evaluations may take (rt_launch.c) */
 } rt_flags;
 
 void rt_flags_defaults(rt_flags *f);

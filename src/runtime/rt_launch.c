@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_WORDS (GSAN_LAUNCH_MAX_BYTES / (int)sizeof(gsan_launch_entry))
 #define NO_PARAM 0xffff
@@ -26,9 +27,10 @@
 
 /* A launch's verdict (the first fact not shown, or -1), kept by a 128-bit
  * hash of all that the facts read: dimensions, dynamic shared bytes, the
- * parameters' bytes and the bounds of the pointer words they check. A
- * program that launches a kernel the same way again (a time step, an
- * iteration, nw's 1023 diagonals per fill) gets it back without the
+ * parameter bytes their nodes read (rt_facts_params; a time step's counter
+ * that no fact reads changes nothing) and the bounds of the pointer words
+ * they check. A program that launches a kernel the same way again (a time
+ * step, an iteration, nw's 1023 diagonals per fill) gets it back without the
  * arithmetic. A kernel's table grows with the launches it sees, up to
  * VERDICTS_MAX; past half of that a new verdict takes its slot's place. */
 #define VERDICTS_FIRST 64
@@ -47,9 +49,15 @@ typedef struct proven_info {
   unsigned refs;
   CUfunction copy;    /* the proven copy (a CUkernel cast, like f) */
   rt_facts *facts;
-  pthread_mutex_t lock; /* for verdicts */
+  pthread_mutex_t lock; /* for verdicts and the window */
   verdict *verdicts;  /* open addressing on h1, nverdicts of cap used */
   unsigned nverdicts, cap;
+  /* the window of the last PROOF_WINDOW launches (adapt): when it began,
+   * its launches, and the evaluations it needed and their time; stopped:
+   * the kernel's launches run the launch-bounds copy unproven from then on */
+  uint64_t window_t0, eval_ns;
+  unsigned window_launches, window_evals;
+  int stopped;
   char name[128];     /* the kernel's, for verbosity=2 (cut short) */
   unsigned nparams;
   struct { uint16_t off, size; } param[]; /* the kernel's parameters, as cuFuncGetParamInfo gives them */
@@ -514,13 +522,14 @@ static key launch_key(launch_view *v, const rt_launch_dims *dims) {
   uint64_t shape[7] = {dims->grid[0], dims->grid[1], dims->grid[2], dims->block[0],
                        dims->block[1], dims->block[2], dims->shared};
   feed(&k, shape, sizeof shape);
-  if (v->args) {
-    static const unsigned char none[1] = {0xff};
-    for (unsigned i = 0; i < pi->nparams; i++)
-      if (v->args[i]) feed(&k, v->args[i], pi->param[i].size);
-      else feed(&k, none, sizeof none); /* a missing argument (the driver refuses the launch) */
-  } else {
-    feed(&k, v->user, v->user_size);
+  /* the parameter bytes the nodes read, as they read them (a read that
+   * fails, a missing argument or one past the buffer, is fed as such) */
+  const rt_facts_read *reads;
+  unsigned nr = rt_facts_params(pi->facts, &reads);
+  for (unsigned i = 0; i < nr; i++) {
+    uint64_t b[2] = {0, 0};
+    b[1] = (uint64_t)view_param(v, reads[i].index, reads[i].off, reads[i].bytes, &b[0]) + 1;
+    feed(&k, b, sizeof b);
   }
   const uint16_t *words;
   unsigned n = rt_facts_words(pi->facts, &words);
@@ -578,6 +587,45 @@ static void keep_verdict(proven_info *pi, key k, int failing) {
   pthread_mutex_unlock(&pi->lock);
 }
 
+/* Proving a launch whose verdict is not kept costs an evaluation of the
+ * facts on the host (micro-seconds for a few dozen facts). A kernel whose
+ * launches keep needing new ones (a plane or row index that changes at each
+ * launch and that the facts read) and come so fast that the evaluations
+ * take launch_proofs_cost percent (20) or more of the host's time between
+ * them is launch-bound: the proofs cost more than the checks they leave out
+ * save, and the kernel's launches run its launch-bounds copy from then on
+ * (verbosity=1 says so). Measured per window of PROOF_WINDOW launches; a
+ * window with evaluations in at most half of its launches, or spread out in
+ * time, keeps proving. */
+#define PROOF_WINDOW 32
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+static unsigned long long evaluations, stopped_kernels;
+
+/* a launch of pi's kernel that needed (evaluated: 1) or did not need an
+ * evaluation taking ns; 1 when this launch stopped the kernel's proofs */
+static int adapt(proven_info *pi, int evaluated, uint64_t t, uint64_t ns) {
+  int stop = 0;
+  pthread_mutex_lock(&pi->lock);
+  if (!pi->window_launches) pi->window_t0 = t;
+  pi->window_launches++;
+  pi->window_evals += evaluated;
+  pi->eval_ns += ns;
+  if (pi->window_launches == PROOF_WINDOW) {
+    uint64_t span = t + ns - pi->window_t0;
+    int pct = rt_gsan.flags.launch_proofs_cost;
+    if (2 * pi->window_evals > PROOF_WINDOW && pct < 100 && 100 * pi->eval_ns >= (uint64_t)pct * span)
+      stop = pi->stopped = 1;
+    pi->window_launches = pi->window_evals = 0;
+    pi->eval_ns = 0;
+  }
+  pthread_mutex_unlock(&pi->lock);
+  return stop;
+}
+
 /* 1 when the driver says s is not being captured (an error, such as the
  * legacy stream's while another stream captures, says nothing) */
 static int surely_not_captured(CUstream s) {
@@ -620,7 +668,9 @@ static void prepare(rt_launch *l, const copy_info *c, void **args, void **extra,
   __atomic_fetch_add(&copied, 1, __ATOMIC_RELAXED);
   /* The proven copy reads no bounds for the checks it left out: a launch
    * captured into a graph, replayed after a free, must not run it. */
-  if (!c->proven || !dims || !rt_gsan.flags.launch_proofs || !surely_not_captured(dims->stream)) return;
+  if (!c->proven || !dims || !rt_gsan.flags.launch_proofs || __atomic_load_n(&c->proven->stopped, __ATOMIC_RELAXED) ||
+      !surely_not_captured(dims->stream))
+    return;
   launch_view v = {c, args, user, user_size, d->arena, {{0, 0, 0, 0}}, 0, 0};
   rt_proof_launch pl = {{dims->grid[0], dims->grid[1], dims->grid[2]},
                         {dims->block[0], dims->block[1], dims->block[2]},
@@ -630,10 +680,21 @@ static void prepare(rt_launch *l, const copy_info *c, void **args, void **extra,
                         view_word,
                         view_bounds};
   key k = launch_key(&v, dims);
-  int failing;
+  int failing, evaluated = 0;
+  uint64_t t = now_ns(), ns = 0;
   if (!kept_verdict(c->proven, k, &failing)) {
     failing = rt_facts_failing(c->proven->facts, &pl);
     keep_verdict(c->proven, k, failing);
+    evaluated = 1;
+    ns = now_ns() - t;
+    __atomic_fetch_add(&evaluations, 1, __ATOMIC_RELAXED);
+  }
+  if (adapt(c->proven, evaluated, t, ns)) {
+    __atomic_fetch_add(&stopped_kernels, 1, __ATOMIC_RELAXED);
+    if (rt_gsan.flags.verbosity)
+      rt_gsan_say("launch proofs of %s stopped: its launches keep needing new evaluations of its facts, which cost "
+                  "the host more than the checks they leave out save; its launch-bounds copy runs from now on",
+                  c->proven->name);
   }
   if (rt_gsan.flags.verbosity > 1) {
     if (failing < 0)
@@ -672,6 +733,8 @@ static void print_stats(void) {
   rt_launch_counts(&all, &copies, &proofs);
   rt_gsan_say("stats: %llu kernel launches, %llu of them through launch-bounds copies, %llu of those proven at launch",
               all, copies, proofs);
+  rt_gsan_say("stats: %llu evaluations of launch facts, proofs stopped for %llu kernels",
+              __atomic_load_n(&evaluations, __ATOMIC_RELAXED), __atomic_load_n(&stopped_kernels, __ATOMIC_RELAXED));
 }
 
 const rt_listener rt_launch_listener = {.name = "launch", .forget = forget_device, .stats = print_stats};

@@ -44,6 +44,8 @@ struct rt_facts {
   unsigned norder;
   uint16_t *words;       /* the parameter words the facts' roots read */
   unsigned nwords;
+  rt_facts_read *reads;  /* the parameter bytes the nodes read, each once */
+  unsigned nreads;
 };
 
 typedef struct iv {
@@ -68,7 +70,28 @@ void rt_facts_free(rt_facts *f) {
   free(f->group);
   free(f->order);
   free(f->words);
+  free(f->reads);
   free(f);
+}
+
+unsigned rt_facts_params(const rt_facts *f, const rt_facts_read **reads) {
+  *reads = f ? f->reads : NULL;
+  return f ? f->nreads : 0;
+}
+
+/* the nodes' distinct parameter reads into f->reads; -1 when out of memory */
+static int list_reads(rt_facts *f) {
+  f->reads = malloc((f->h.nnodes ? f->h.nnodes : 1) * sizeof *f->reads);
+  if (!f->reads) return -1;
+  for (unsigned i = 0; i < f->h.nnodes; i++) {
+    const gsan_fact_node *x = &f->node[i];
+    if (x->op != GSAN_FN_PARAM) continue;
+    rt_facts_read r = {x->a, (uint16_t)(x->bits / 8), (uint32_t)x->imm};
+    unsigned k = 0;
+    while (k < f->nreads && memcmp(&f->reads[k], &r, sizeof r)) k++;
+    if (k == f->nreads) f->reads[f->nreads++] = r;
+  }
+  return 0;
 }
 
 unsigned rt_facts_words(const rt_facts *f, const uint16_t **words) {
@@ -240,7 +263,7 @@ rt_facts *rt_facts_parse(const void *blob, size_t n, unsigned nparams, const cha
                                  : x->root != GSAN_FR_VAR && x->root != GSAN_FR_DYNAMIC))
       *why = "a fact is invalid";
   }
-  if (!*why && plan_groups(f) < 0) *why = "out of memory";
+  if (!*why && (plan_groups(f) < 0 || list_reads(f) < 0)) *why = "out of memory";
   if (*why) {
     rt_facts_free(f);
     return NULL;

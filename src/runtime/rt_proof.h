@@ -22,6 +22,16 @@ unsigned rt_facts_count(const rt_facts *f);
 /* the parameter words whose pointers' bounds the facts read (*words),
  * and their count */
 unsigned rt_facts_words(const rt_facts *f, const uint16_t **words);
+/* one read of a parameter by the facts' nodes: bytes at byte off of
+ * parameter index */
+typedef struct rt_facts_read {
+  uint16_t index, bytes;
+  uint32_t off;
+} rt_facts_read;
+/* the distinct parameter reads of the facts (*reads), and their count:
+ * with the launch's dimensions, its dynamic shared bytes and the bounds of
+ * the words' pointers, all that an evaluation depends on */
+unsigned rt_facts_params(const rt_facts *f, const rt_facts_read **reads);
 
 /* What a launch fixes: its dimensions and dynamic shared bytes, and through
  * callbacks its parameters and the bounds of a pointer. */

@@ -340,7 +340,7 @@ int main(int argc, char **argv) {
   *(void **)&global_reads = dlsym(h, "fake_global_reads");
   const char *sc = argc > 1 ? argv[1] : "copy";
   /* gsan's lines (stderr) and these in the order made */
-  if (!strcmp(sc, "proven") || !strcmp(sc, "refused")) setvbuf(stdout, NULL, _IOLBF, 0);
+  if (!strcmp(sc, "proven") || !strcmp(sc, "refused") || !strcmp(sc, "adapt")) setvbuf(stdout, NULL, _IOLBF, 0);
   static const size_t sizes[] = {4000, 65536, 256};
   static const char *const names[] = {"a", "b", "c"};
   for (int i = 0; i < 3; i++) {
@@ -402,6 +402,24 @@ int main(int argc, char **argv) {
     show("library loaded again", launch_step(again, 0));
   } else if (!strcmp(sc, "proven")) {
     proven();
+  } else if (!strcmp(sc, "adapt")) {
+    /* which launches need an evaluation of the facts, and when proofs stop */
+    step_facts good;
+    build_facts(&good);
+    p0 = allocs[0].p, p1 = allocs[1].p, m = 32;
+    void *args[] = {&p0, &p1, &n, &m};
+    void *k = declare_proven(0x4a00, 0, "_Z6stepB1PfPKfli", &good, sizeof good);
+    for (int i = 0; i < 40; i++) { /* n, which no fact reads, changes at each launch */
+      n = i;
+      Launch((CUfunction)k, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL);
+    }
+    printf("n changing, 40 launches: the last ran %s\n", fn_name(*launched));
+    void *k2 = declare_proven(0x4a00, 0, "_Z6stepB2PfPKfli", &good, sizeof good);
+    for (int i = 0; i < 100; i++) { /* m, which the guard reads, changes at each launch */
+      m = 1 + i;
+      Launch((CUfunction)k2, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL);
+    }
+    printf("m changing, 100 launches: the last ran %s\n", fn_name(*launched));
   } else if (!strcmp(sc, "refused")) {
     /* a block of 1024 threads: a launch-bounds copy of 72 registers a
      * thread does not fit, the kernel itself of 60 does (and runs); a kernel
