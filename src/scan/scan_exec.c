@@ -1074,6 +1074,13 @@ static void exec_stmt(interp *I, CXCursor s) {
     }
     I->reach = scan_expr_false();
     return;
+  case CXCursor_CXXTryStmt:
+    /* the try block; a handler runs only on a path where something threw,
+     * which the model does not follow (its returns would otherwise end the
+     * path the program takes when nothing throws, as when a command line
+     * parsed with std::stoi inside a try has a catch that returns) */
+    if (n >= 1) scan_exec_stmt(I, k[0]);
+    return;
   case CXCursor_NullStmt: return;
   case CXCursor_GCCAsmStmt:
   case CXCursor_MSAsmStmt:
