@@ -239,6 +239,9 @@ static proven_info *find_proven(int kernel, CUfunction f, CUfunction copy, unsig
   pthread_mutex_init(&pi->lock, NULL);
   pi->verdicts = NULL;
   pi->nverdicts = pi->cap = 0;
+  pi->window_t0 = pi->eval_ns = 0;
+  pi->window_launches = pi->window_evals = 0;
+  pi->stopped = 0;
   return pi;
 }
 
