@@ -181,14 +181,6 @@ static void module_loaded(const Sanitizer_ResourceModuleData *m) {
   if (patched && rt_gsan.flags.verbosity) rt_gsan_say("binary mode: patched a module of %zu bytes", m->cubinSize);
 }
 
-/* A device gsan has set up gets the patches in its context at once, outside
- * any capture, rather than at its first module load. */
-static void device_ready(rt_dev *d) {
-  if (!san.AddPatchesFromFile || !d->cuctx) return;
-  pthread_mutex_lock(&patch_lock);
-  patches_in(d->cuctx);
-  pthread_mutex_unlock(&patch_lock);
-}
 
 /* n bytes to device memory at dst before anything the caller launches next,
  * whatever stream that is ordered on: on gsan's own non-blocking stream,
@@ -241,12 +233,71 @@ static void *heap_for(const Sanitizer_LaunchData *l, rt_dev *d, Sanitizer_Stream
   return dev;
 }
 
-/* The local window as the patch sees it (checked on the H100 by
- * tests/gpu/binary/local.cu): threads' stacks sit at the top of a 16 MiB
- * window (a 1 KiB frame's first word at 0xfff840), but where a thread's stack
- * starts below that top is the driver's and not known here, so the check is
- * against the window's top: an offset past it is past every frame. */
+/* The local window as the patch sees it: threads' stacks sit at the top of
+ * a 16 MiB window, a kernel's own frame just below where the thread's stack
+ * starts (SASS: R1 = c[0x0][0x28] at entry); the bytes above that start are
+ * the driver's. Measured on the H100 (driver 580): 0xfffcc0 natively for
+ * every kernel and stack limit tried, lower under the Sanitizer API's
+ * patching (its trampolines take stack). So each device's start is measured
+ * once, under the patches, by a probe kernel whose one 16-byte local array
+ * is its whole frame (device_ready); an access at or past it is past every
+ * frame. Where the probe fails, the window's top stands in. */
 #define LOCAL_WINDOW (1ull << 24)
+static uint64_t local_top[RT_MAX_DEVICES];
+
+static const char probe_ptx[] =
+    ".version 7.0\n.target sm_52\n.address_size 64\n"
+    ".visible .entry gsan_binary_local_probe(.param .u64 out)\n{\n"
+    "\t.local .align 16 .b8 buf[16];\n\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<2>;\n"
+    "\tmov.u32 %r1, 1;\n\tst.volatile.local.u32 [buf], %r1;\n"
+    "\tmov.u64 %rd1, buf;\n\tld.param.u64 %rd2, [out];\n\tcvta.to.global.u64 %rd2, %rd2;\n"
+    "\tst.global.u64 [%rd2], %rd1;\n\tret;\n}\n";
+
+/* where a thread's stack starts in d's local window, under the patches: the
+ * probe's array address plus its 16 bytes; 0 when it cannot be measured */
+static uint64_t measure_local_top(rt_dev *d) {
+  CUresult (*get_fn)(CUfunction *, CUmodule, const char *);
+  CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                     void **, void **);
+  CUresult (*unload)(CUmodule);
+  *(void **)&get_fn = rt_driver_real("cuModuleGetFunction");
+  *(void **)&launch = rt_driver_real("cuLaunchKernel");
+  *(void **)&unload = rt_driver_real("cuModuleUnload");
+  if (!get_fn || !launch || !unload || !rt_driver.cu.ModuleLoadData || !d->own_stream) return 0;
+  CUmodule m = NULL;
+  CUfunction f;
+  CUdeviceptr out = 0;
+  uint64_t v = 0;
+  int ok = rt_driver.cu.ModuleLoadData(&m, probe_ptx) == CUDA_SUCCESS &&
+           get_fn(&f, m, "gsan_binary_local_probe") == CUDA_SUCCESS && rt_driver.cu.MemAlloc(&out, 8) == CUDA_SUCCESS;
+  void *args[] = {&out};
+  ok = ok && launch(f, 1, 1, 1, 1, 1, 1, 0, d->own_stream, args, NULL) == CUDA_SUCCESS &&
+       rt_driver.cu.StreamSynchronize(d->own_stream) == CUDA_SUCCESS && rt_driver.cu.MemcpyDtoH(&v, out, 8) == CUDA_SUCCESS;
+  if (out) rt_driver.cu.MemFree(out);
+  if (m) unload(m);
+  v += 16;
+  /* a start in the window's top 64 KiB, 16-byte aligned, or none */
+  return ok && v <= LOCAL_WINDOW && v > LOCAL_WINDOW - (1u << 16) && !(v & 15) ? v : 0;
+}
+
+/* A device gsan has set up gets the patches in its context at once, outside
+ * any capture, rather than at its first module load; then where its threads'
+ * stacks start is measured (measure_local_top). */
+static void device_ready(rt_dev *d) {
+  if (!san.AddPatchesFromFile || !d->cuctx) return;
+  pthread_mutex_lock(&patch_lock);
+  patches_in(d->cuctx);
+  pthread_mutex_unlock(&patch_lock);
+  if ((unsigned)d->device >= RT_MAX_DEVICES) return;
+  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  rt_driver_capture_swap(&mode);
+  local_top[d->device] = measure_local_top(d);
+  rt_driver_capture_swap(&mode);
+  if (rt_gsan.flags.verbosity)
+    rt_gsan_say("binary mode: device %d: threads' stacks start at local offset 0x%llx%s", d->device,
+                (unsigned long long)(local_top[d->device] ? local_top[d->device] : LOCAL_WINDOW),
+                local_top[d->device] ? "" : " (the window's top: the probe kernel could not measure it)");
+}
 
 /* the kernel's callback data, made and attached (launch_begin); NULL when
  * it could not be */
@@ -264,7 +315,7 @@ static void *kernel_data(const Sanitizer_LaunchData *l, rt_dev *d, unsigned long
   int shared = 0;
   if (func_attr) func_attr(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, l->function);
   h.static_shared = (uint32_t)shared;
-  h.local_top = LOCAL_WINDOW;
+  h.local_top = local_top[l->device] ? local_top[l->device] : LOCAL_WINDOW;
   pthread_mutex_lock(&patch_lock);
   h.heap = (uint64_t)(uintptr_t)heap_for(l, d, stream);
   pthread_mutex_unlock(&patch_lock);
@@ -293,23 +344,27 @@ static void *kernel_data(const Sanitizer_LaunchData *l, rt_dev *d, unsigned long
  * (waited for, so it is in place whichever stream runs the kernel); a
  * graph's kernel node also gets it for each launch. */
 static void launch_begin(const Sanitizer_LaunchData *l) {
-  if ((unsigned)l->device >= RT_MAX_DEVICES) return;
-  rt_dev *d = rt_device_at(l->device);
-  if (!__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE)) return;
-  unsigned long long key = d->ctx_id + 1;
+  rt_dev *d = (unsigned)l->device < RT_MAX_DEVICES ? rt_device_at(l->device) : NULL;
+  int ready = d && __atomic_load_n(&d->ready, __ATOMIC_ACQUIRE);
+  unsigned long long key = ready ? d->ctx_id + 1 : 0;
+  void *dev = NULL;
   pthread_mutex_lock(&patch_lock);
-  unsigned long long *known = map_get(&kernels, l->function, 0);
-  void *dev = known && *known == key ? kernels.data[known - kernels.val] : NULL;
+  unsigned long long *known = ready ? map_get(&kernels, l->function, 0) : NULL;
+  if (known && *known == key) dev = kernels.data[known - kernels.val];
   int patched = map_get(&modules, l->module, 0) != NULL;
   pthread_mutex_unlock(&patch_lock);
-  if (!patched) return;
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
   rt_driver_capture_swap(&mode);
-  if (!dev) dev = kernel_data(l, d, key);
-  /* a graph's kernel node: its data for this launch too (the per-kernel
-   * data is for launches through the API) */
-  if (dev && l->apiContext && san.SetLaunchCallbackData)
-    san.SetLaunchCallbackData(l->hLaunch, l->function, l->hStream, dev);
+  if (patched && ready && !dev) dev = kernel_data(l, d, key);
+  /* a graph's kernel node: its data for this launch, NULL where gsan has
+   * none (the per-kernel data is for launches through the API, and a node
+   * given none was seen to fault) */
+  if (l->apiContext && san.SetLaunchCallbackData) {
+    SanitizerResult r = san.SetLaunchCallbackData(l->hLaunch, l->function, l->hStream, dev);
+    if (rt_gsan.flags.verbosity >= 2)
+      rt_gsan_say("binary mode: graph node %s: module %s, data %s (%s)", l->functionName ? l->functionName : "?",
+                  patched ? "patched" : "not patched", dev ? "set" : "none", result_name(r));
+  }
   rt_driver_capture_swap(&mode);
 }
 

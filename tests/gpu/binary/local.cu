@@ -1,20 +1,23 @@
 // Binary mode, local memory: the patch checks each local access's offset in
-// the local window against the window's top, where threads' stacks end. A
-// local index that runs megabytes past its array is past every frame:
-// reported, the warp stopped before the write. The same kernel in bounds
-// first: no report. An index one past the array stays inside the window
-// (the thread's stack or one below it) and is not caught in binary mode:
-// where each thread's stack starts in the window is the driver's, and the
-// patch is not told (docs/binary.md; compute-sanitizer's memcheck knows it).
+// the local window against where the thread's stack starts, which libgsan
+// measures once per device under the patches (a probe kernel whose frame is
+// one 16-byte array; docs/binary.md): an access there or past it is past
+// every frame of the thread. The same kernel in bounds first: no report.
+// Then h[256], one past the kernel's one array (its whole frame: the first
+// byte past the frames), and an index megabytes on: each reported, the warp
+// stopped before the write.
 // REQUIRES: gpu
 // RUN: nvcc -O2 -gencode arch=compute_%sm,code=sm_%sm -o %t %s
-// RUN: %python %tools/exit_status.py --output %t.out 1 timeout 120 %gsan run --binary -- %t
-// RUN: %FileCheck %s < %t.out
+// RUN: %python %tools/exit_status.py --output %t.out 1 timeout 120 %gsan run --binary -- %t 1
+// RUN: %FileCheck --check-prefixes=CHECK,ONE %s < %t.out
+// RUN: %python %tools/exit_status.py --output %t.far 1 timeout 120 %gsan run --binary -- %t 4194304
+// RUN: %FileCheck --check-prefixes=CHECK,FAR %s < %t.far
 // (the program's own lines come last: its stdout is flushed at exit)
 // CHECK: ERROR: GPUSanitizer: local-buffer-overflow on address 0x{{[0-9a-f]+}}
 // CHECK-NEXT: WRITE of size 4 at 0x{{[0-9a-f]+}} by thread (0,0,0) block (0,0,0)
 // CHECK-NEXT: #0 hist(int const*, int*, int) at SASS offset 0x{{[0-9a-f]+}} (code gsan did not compile, checked by gsan run --binary)
-// CHECK-NEXT: is located {{[0-9]+}} bytes after 16777216-byte local variable 'stack of the thread'
+// ONE-NEXT: is located 0 bytes after {{[0-9]+}}-byte local variable 'stack of the thread'
+// FAR-NEXT: is located {{[0-9]+}} bytes after {{[0-9]+}}-byte local variable 'stack of the thread'
 // CHECK: SUMMARY: GPUSanitizer: local-buffer-overflow in hist(int const*, int*, int)
 // CHECK: in bounds: done
 #include "binary.h"
@@ -29,7 +32,8 @@ __global__ void hist(const int *in, int *out, int extra) {
   out[threadIdx.x] = s;
 }
 
-int main() {
+int main(int argc, char **argv) {
+  int extra = argc > 1 ? atoi(argv[1]) : 1;
   int *in, *out, h[32];
   for (int i = 0; i < 32; i++) h[i] = 255;
   CHECK_CUDA(cudaMalloc(&in, sizeof h));
@@ -38,7 +42,7 @@ int main() {
   hist<<<1, 32>>>(in, out, 0);
   CHECK_CUDA(cudaDeviceSynchronize());
   printf("in bounds: done\n");
-  hist<<<1, 32>>>(in, out, 1 << 22); /* 16 MiB on */
+  hist<<<1, 32>>>(in, out, extra); /* h[255 + extra] */
   printf("kernel: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
   CHECK_CUDA(cudaFree(in));
   CHECK_CUDA(cudaFree(out));
