@@ -89,7 +89,7 @@ if [ -f "$out" ]; then
   # what it reported: an access to global, shared or local memory, a device
   # heap error, a leak, an API call that failed, a hardware exception
   kinds=$(sed -n -e "s/.*Invalid __global__ .*/global/p" -e "s/.*Invalid __shared__ .*/shared/p" \
-    -e "s/.*Invalid __local__ .*/local/p" -e "s/.*Malloc\/Free error.*/heap/p" -e "s/.*Leaked [0-9]* bytes.*/leak/p" \
+    -e "s/.*Invalid __local__ .*/local/p" -e "s/.*Malloc\/Free [Ee]rror.*/heap/p" -e "s/.*Leaked [0-9]* bytes.*/leak/p" \
     -e "s/.*Program hit .*/api/p" -e "s/.*Out-of-range Shared or Local Address.*/shared-or-local/p" \
     -e "s/.*\(Illegal Address\|Hardware Stack Overflow\|Misaligned\).*/hardware/p" "$out" | sort -u | paste -sd, -)
   echo "${errs:-?} ${kinds:--}" >"$out.txt"
