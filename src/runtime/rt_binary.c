@@ -181,7 +181,6 @@ static void module_loaded(const Sanitizer_ResourceModuleData *m) {
   if (patched && rt_gsan.flags.verbosity) rt_gsan_say("binary mode: patched a module of %zu bytes", m->cubinSize);
 }
 
-
 /* n bytes to device memory at dst before anything the caller launches next,
  * whatever stream that is ordered on: on gsan's own non-blocking stream,
  * waited for (a graph's kernel nodes run on streams of the graph's own, and a
@@ -259,11 +258,9 @@ static uint64_t measure_local_top(rt_dev *d) {
   CUresult (*get_fn)(CUfunction *, CUmodule, const char *);
   CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
                      void **, void **);
-  CUresult (*unload)(CUmodule);
   *(void **)&get_fn = rt_driver_real("cuModuleGetFunction");
   *(void **)&launch = rt_driver_real("cuLaunchKernel");
-  *(void **)&unload = rt_driver_real("cuModuleUnload");
-  if (!get_fn || !launch || !unload || !rt_driver.cu.ModuleLoadData || !d->own_stream) return 0;
+  if (!get_fn || !launch || !rt_driver.cu.ModuleLoadData || !d->own_stream) return 0;
   CUmodule m = NULL;
   CUfunction f;
   CUdeviceptr out = 0;
@@ -274,7 +271,8 @@ static uint64_t measure_local_top(rt_dev *d) {
   ok = ok && launch(f, 1, 1, 1, 1, 1, 1, 0, d->own_stream, args, NULL) == CUDA_SUCCESS &&
        rt_driver.cu.StreamSynchronize(d->own_stream) == CUDA_SUCCESS && rt_driver.cu.MemcpyDtoH(&v, out, 8) == CUDA_SUCCESS;
   if (out) rt_driver.cu.MemFree(out);
-  if (m) unload(m);
+  /* the probe's module stays loaded: an unloaded module's kernel handle,
+   * given out again, would keep the probe's callback data (kernels map) */
   v += 16;
   /* a start in the window's top 64 KiB, 16-byte aligned, or none */
   return ok && v <= LOCAL_WINDOW && v > LOCAL_WINDOW - (1u << 16) && !(v & 15) ? v : 0;
@@ -353,9 +351,11 @@ static void launch_begin(const Sanitizer_LaunchData *l) {
   if (known && *known == key) dev = kernels.data[known - kernels.val];
   int patched = map_get(&modules, l->module, 0) != NULL;
   pthread_mutex_unlock(&patch_lock);
+  int make = patched && ready && !dev;
+  if (!make && !l->apiContext) return; /* the common case: nothing to do */
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
   rt_driver_capture_swap(&mode);
-  if (patched && ready && !dev) dev = kernel_data(l, d, key);
+  if (make) dev = kernel_data(l, d, key);
   /* a graph's kernel node: its data for this launch, NULL where gsan has
    * none (the per-kernel data is for launches through the API, and a node
    * given none was seen to fault) */
