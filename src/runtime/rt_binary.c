@@ -46,6 +46,7 @@ int rt_binary_start(void) {
 
 #include <sanitizer.h>
 
+#include "rt_dlsym.h"
 #include "rt_trust.h"
 
 #include <dlfcn.h>
@@ -433,7 +434,7 @@ int rt_binary_start(void) {
                 tried);
     return -1;
   }
-#define GET(name) (*(void **)&san.name = dlsym(h, "sanitizer" #name)) != NULL
+#define GET(name) (*(void **)&san.name = rt_real_dlsym(h, "sanitizer" #name)) != NULL
   if (!(GET(Subscribe) && GET(EnableCallback) && GET(AddPatchesFromFile) && GET(PatchInstructions) &&
         GET(PatchModule) && GET(SetCallbackData) && GET(GetFunctionPcAndSize) && GET(Alloc) &&
         GET(MemcpyHostToDeviceAsync) && GET(GetResultString) && GET(AllocHost))) {
@@ -441,7 +442,7 @@ int rt_binary_start(void) {
     return -1;
   }
 #undef GET
-  *(void **)&san.SetLaunchCallbackData = dlsym(h, "sanitizerSetLaunchCallbackData");
+  *(void **)&san.SetLaunchCallbackData = rt_real_dlsym(h, "sanitizerSetLaunchCallbackData");
   Sanitizer_SubscriberHandle sub;
   SanitizerResult r = san.Subscribe(&sub, on_event, NULL);
   if (r == SANITIZER_SUCCESS) r = san.EnableCallback(1, sub, SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CBID_RESOURCE_MODULE_LOADED);
