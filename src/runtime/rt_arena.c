@@ -145,8 +145,11 @@ rt_arena_params rt_arena_default_params(int device) {
 
 int rt_arena_holds(const rt_arena *a, uint64_t ptr) { return a && ptr - a->base < a->size; }
 
+/* the reservation's size: the arena and a region below and above it */
+static uint64_t resv_size(const rt_arena *a) { return a->size + 2 * (1ull << a->p.region_shift); }
+
 int rt_arena_guard(const rt_arena *a, uint64_t ptr) {
-  return a && !rt_arena_holds(a, ptr) && ptr - a->resv < a->size + 2 * (1ull << a->p.region_shift);
+  return a && !rt_arena_holds(a, ptr) && ptr - a->resv < resv_size(a);
 }
 
 static uint64_t seed_from_os(void) {
@@ -207,7 +210,7 @@ void rt_arena_destroy(rt_arena *a) {
     pthread_mutex_destroy(&c->lock);
   }
   if (a->tables) a->vmm.unreserve(a->vmm.ctx, a->tables, a->tables_size);
-  if (a->resv) a->vmm.unreserve(a->vmm.ctx, a->resv, a->size + 2 * (1ull << a->p.region_shift));
+  if (a->resv) a->vmm.unreserve(a->vmm.ctx, a->resv, resv_size(a));
   free(a);
 }
 
@@ -230,7 +233,7 @@ rt_status rt_arena_create(const rt_vmm *vmm, const rt_arena_params *p, rt_arena 
   /* the base must be aligned to a region: slot bases then follow from masks;
    * the regions below and above are reserved and never mapped, so that an
    * address that runs off either end of the arena is known to be no memory */
-  if ((err = vmm->reserve(vmm->ctx, a->size + 2 * region, region, p->hint ? p->hint - region : 0, &a->resv)) != 0) {
+  if ((err = vmm->reserve(vmm->ctx, resv_size(a), region, p->hint ? p->hint - region : 0, &a->resv)) != 0) {
     rt_status s = vmm_fail(a, err);
     rt_arena_destroy(a);
     return s;

@@ -56,23 +56,19 @@ int rt_device_order_launch(CUstream s) {
   return r;
 }
 
-rt_dev *rt_device_of(uint64_t ptr) {
+/* the ready device whose arena test(arena, ptr) holds, or NULL */
+static rt_dev *device_where(uint64_t ptr, int (*test)(const rt_arena *, uint64_t)) {
   if (!rt_gsan_is_ready()) return NULL;
   for (int i = 0; i < RT_MAX_DEVICES; i++) {
     rt_dev *d = &devs[i];
-    if (__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE) && rt_arena_holds(d->arena, ptr)) return d;
+    if (__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE) && test(d->arena, ptr)) return d;
   }
   return NULL;
 }
 
-int rt_device_guard(uint64_t ptr) {
-  if (!rt_gsan_is_ready()) return 0;
-  for (int i = 0; i < RT_MAX_DEVICES; i++) {
-    rt_dev *d = &devs[i];
-    if (__atomic_load_n(&d->ready, __ATOMIC_ACQUIRE) && rt_arena_guard(d->arena, ptr)) return 1;
-  }
-  return 0;
-}
+rt_dev *rt_device_of(uint64_t ptr) { return device_where(ptr, rt_arena_holds); }
+
+int rt_device_guard(uint64_t ptr) { return device_where(ptr, rt_arena_guard) != NULL; }
 
 rt_status rt_gsan_find(uint64_t ptr, rt_alloc_info *info) {
   rt_dev *d = rt_device_of(ptr);

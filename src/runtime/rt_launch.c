@@ -215,7 +215,7 @@ static proven_info *find_proven(int kernel, CUfunction f, CUfunction copy, unsig
       rt_gsan_say("proven copy not used: %d registers per thread against the launch-bounds copy's %d", rp, rc);
     return NULL;
   }
-  proven_info *pi = malloc(sizeof *pi + nparams * sizeof pi->param[0]);
+  proven_info *pi = calloc(1, sizeof *pi + nparams * sizeof pi->param[0]);
   if (!pi) return NULL;
   pi->copy = p;
   pi->nparams = nparams;
@@ -236,12 +236,7 @@ static proven_info *find_proven(int kernel, CUfunction f, CUfunction copy, unsig
     return NULL;
   }
   pi->refs = 1;
-  pthread_mutex_init(&pi->lock, NULL);
-  pi->verdicts = NULL;
-  pi->nverdicts = pi->cap = 0;
-  pi->window_t0 = pi->eval_ns = 0;
-  pi->window_launches = pi->window_evals = 0;
-  pi->stopped = 0;
+  pthread_mutex_init(&pi->lock, NULL); /* no verdicts, an empty window: calloc's zeros */
   return pi;
 }
 
@@ -621,7 +616,7 @@ static int adapt(proven_info *pi, int evaluated, uint64_t t, uint64_t ns) {
     uint64_t span = t + ns - pi->window_t0;
     int pct = rt_gsan.flags.launch_proofs_cost;
     if (2 * pi->window_evals > PROOF_WINDOW && pct < 100 && 100 * pi->eval_ns >= (uint64_t)pct * span)
-      stop = pi->stopped = 1;
+      __atomic_store_n(&pi->stopped, stop = 1, __ATOMIC_RELAXED); /* prepare reads it without the lock */
     pi->window_launches = pi->window_evals = 0;
     pi->eval_ns = 0;
   }
