@@ -34,6 +34,7 @@ typedef struct ptx_stats {
   long removed_chained; /* merged along a stride chain (address registers one step apart) */
   long removed_family;  /* merged into a clamped family's check (ptx_family.c) */
   long static_safe;     /* [symbol+imm] proven in bounds at compile time */
+  long range_safe;      /* [register+imm] proven in bounds by its values (ptx_valrange.c) */
   long static_oob;      /* [symbol+imm] proven out of bounds: always fails */
   long unchecked_noroot;      /* shared/local access whose root is unknown */
   long unchecked_unsupported; /* instruction gsan cannot check */

@@ -12,6 +12,7 @@
 #include "ptx_proof.h"
 #include "ptx_scope.h"
 #include "ptx_support.h"
+#include "ptx_valrange.h"
 
 #include <gsan/abi.h>
 #include <stdlib.h>
@@ -133,6 +134,8 @@ static void collect(ptx_fstate *fs) {
   ptx_fn *fn = &fs->fn;
   loc l;
   memset(&l, 0, sizeof l);
+  /* what registers can hold, asked only of accesses rooted at a variable */
+  ptx_valrange *vr = fn->ok && !fs->o->no_elim ? ptx_valrange_new(fn) : NULL;
   for (int i = 0; i < fn->nst; i++) {
     ptx_stmt *s = fn->st[i];
     note_loc(&l, s);
@@ -252,11 +255,19 @@ static void collect(ptx_fstate *fs) {
                    (long long)imm, ac->width, c.addr_sym->name, (unsigned long long)c.addr_sym->size);
         }
       }
+      /* [register+imm] whose register no value takes out of its variable */
+      if (c.root.kind == ROOT_SYMBOL && c.addr_reg >= 0 && ac->width > 0 &&
+          ptx_valrange_inside(vr, i, c.addr_reg, imm, imm + ac->width, c.root.sym)) {
+        fs->st->range_safe++;
+        fs->st->checked[sp]++;
+        continue;
+      }
       fs->st->checked[sp]++;
       if (c.root.kind == ROOT_SYMBOL && c.root.sym->frame_of) fs->st->frame_array_checks++;
       add_check(fs, &c);
     }
   }
+  ptx_valrange_free(vr);
 }
 
 /* Generated text becomes raw statements (ptx_emit_text): nothing analyses

@@ -23,6 +23,7 @@ void ptx_stats_print(FILE *f, const ptx_stats *st) {
       {"checks removed (chains):", st->removed_chained, -1},
       {"checks removed (families):", st->removed_family, -1},
       {"proven in bounds:", st->static_safe, -1},
+      {"proven in bounds (values):", st->range_safe, -1},
       {"proven out of bounds:", st->static_oob, -1},
       {"lookups hoisted to roots:", st->lookups_root, st->hoisted_uses},
       {"lookups at the access:", st->lookups_access, -1},
