@@ -420,72 +420,6 @@ static void emit_family_stub(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int
 
 static void emit_report_call(ptx_buf *b);
 
-/* The reroot of a merged check (two members or more, each of a fixed
- * width, at the check's register plus a step count and an immediate that
- * fit 32 bits) as a loop over its rows of the module's member table
- * (ptx_sites_members): the same lookup and test for each member as
- * emit_reroot writes out per member, in code of one size for any number of
- * members. Written out per member, these lookups were a third of gsan
- * ptx's output. 0: the check does not qualify, nothing written. */
-static int emit_reroot_loop(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, const char *abase,
-                            const char *asize) {
-  if (c->fam || c->nmem < 2 || c->addr_reg < 0 || c->bits != 64) return 0;
-  int chain = c->step_reg >= 0 && c->nlo != c->nhi;
-  int32_t(*rows)[4] = ptx_alloc(fs->fn.a, (size_t)c->nmem * sizeof *rows);
-  for (int k = 0; k < c->nmem; k++) {
-    const ptx_member *m = &c->mem[k];
-    if (m->width <= 0 || m->imm != (int32_t)m->imm || m->n != (int32_t)m->n || (m->n && !chain)) return 0;
-    rows[k][0] = (int32_t)m->imm;
-    rows[k][1] = (int32_t)m->n;
-    rows[k][2] = m->width;
-    rows[k][3] = m->site;
-  }
-  int first = ptx_sites_members(fs->sites, (const int32_t(*)[4])rows, c->nmem);
-  char addr[32], ptr[32], off[32], rem[32], wid[32], arg[32];
-  reg_txt(addr, sizeof addr, 64, T_S0);
-  reg_txt(off, sizeof off, 64, T_S1);
-  reg_txt(rem, sizeof rem, 64, T_S2);
-  reg_txt(ptr, sizeof ptr, 64, T_S3);
-  reg_txt(wid, sizeof wid, 64, A_WIDTH);
-  reg_txt(arg, sizeof arg, 64, A_ADDR);
-  ptx_bprintf(b, "\tmov.u64 \t%s, %s;\n", ptr, ptx_sites_members_name(fs->fn.a, fs->modid));
-  if (first) ptx_bprintf(b, "\tadd.s64 \t%s, %s, %lld;\n", ptr, ptr, (long long)first * 16);
-  ptx_bprintf(b,
-              "\tmov.u32 \t%%gsan_r%d, %d;\n"
-              "$L__gsan_rr_%d:\n"
-              "\tld.global.v4.u32 \t{%%gsan_r%d, %%gsan_r%d, %%gsan_r%d, %%gsan_r%d}, [%s];\n"
-              "\tcvt.s64.s32 \t%s, %%gsan_r%d;\n"
-              "\tadd.s64 \t%s, %s, %s;\n",
-              R_STUB, c->nmem,
-              id, R_L0, R_L1, R_L2, R_SITE, ptr, addr, R_L0, addr, addr, fs->fn.regs.name[c->addr_reg]);
-  if (chain)
-    ptx_bprintf(b, "\tcvt.s64.s32 \t%s, %%gsan_r%d;\n\tmad.lo.s64 \t%s, %s, %s, %s;\n", off, R_L1, addr, off,
-                fs->fn.regs.name[c->step_reg], addr);
-  ptx_bprintf(b, "\tcvt.u64.u32 \t%s, %%gsan_r%d;\n\tmov.u64 \t%s, %s;\n", wid, R_L2, arg, addr);
-  emit_lookup(b, addr, abase, asize);
-  ptx_bprintf(b,
-              "\tsub.s64 \t%s, %s, %s;\n"
-              "\tsub.s64 \t%s, %s, %s;\n"
-              "\tsetp.gt.u64 \t%%gsan_p%d, %s, %s;\n"
-              "\tsetp.lt.or.u64 \t%%gsan_p%d, %s, %s, %%gsan_p%d;\n"
-              "\t@!%%gsan_p%d bra \t$L__gsan_rrok_%d;\n",
-              off, addr, abase, rem, asize, off, P_STUB, off, asize, P_STUB, rem, wid, P_STUB, P_STUB, id);
-  if (fs->o->recover) {
-    emit_report_call(b);
-    ptx_bprintf(b, "\tbra.uni \t$L__gsan_skip_%d;\n", id);
-  } else {
-    ptx_bprintf(b, "\tbra.uni \t" PTX_REPORT_LABEL ";\n");
-  }
-  ptx_bprintf(b,
-              "$L__gsan_rrok_%d:\n"
-              "\tadd.s64 \t%s, %s, 16;\n"
-              "\tsub.u32 \t%%gsan_r%d, %%gsan_r%d, 1;\n"
-              "\tsetp.ne.u32 \t%%gsan_p%d, %%gsan_r%d, 0;\n"
-              "\t@%%gsan_p%d bra \t$L__gsan_rr_%d;\n",
-              id, ptr, ptr, R_STUB, R_STUB, P_STUB, R_STUB, P_STUB, id);
-  return 1;
-}
-
 /* A root outside its object: ptx_emit_root_lookup gave it the bounds
  * {0, 0}, so every check of it fails and comes here. A report must mean
  * that an access left valid memory, not that a pointer value did (a 1-based
@@ -503,10 +437,6 @@ static void emit_reroot(ptx_fstate *fs, ptx_buf *b, const ptx_check *c, int id, 
               "\t@!%%gsan_p%d bra \t$L__gsan_rooted_%d;\n",
               P_STUB, asize, P_STUB, abase, P_STUB, P_STUB, id);
   if (c->fam) fs->family.gen++;
-  if (emit_reroot_loop(fs, b, c, id, abase, asize)) {
-    ptx_bprintf(b, "\tbra.uni \t$L__gsan_%s_%d;\n$L__gsan_rooted_%d:\n", plain ? "back" : "resume", id, id);
-    return;
-  }
   for (int k = 0; k < c->nmem; k++) {
     const ptx_member *m = &c->mem[k];
     const char *addr = member_addr(fs, b, c, m);

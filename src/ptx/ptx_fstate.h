@@ -22,8 +22,7 @@ struct ptx_proof;   /* ptx_proof.c */
  * arguments. */
 enum { T_ADDR = 0, T_OFF, T_CNT, T_BASE, T_SIZE, T_L0, T_L1, T_L2, T_L3, T_L4, T_L5, T_S0, T_S1, T_S2, T_S3,
        A_MOD, A_ADDR, A_BASE, A_SIZE, A_WIDTH, RD_FIRST_ROOT };
-/* R_STUB: a failure stub's count of members left (ptx_emit.c, emit_reroot) */
-enum { R_L0 = 0, R_L1, R_L2, R_L3, R_DYN, R_SITE, R_H0, R_H1, R_H2, R_STUB, R_FIRST_FREE };
+enum { R_L0 = 0, R_L1, R_L2, R_L3, R_DYN, R_SITE, R_H0, R_H1, R_H2, R_FIRST_FREE };
 /* P_HOIST: a loop's pre-check failed; P_TRIP: a step of its trip count */
 enum { P_LOOKUP = 0, P_CHECK, P_STUB, P_HOIST, P_TRIP, P_FIRST_FREE };
 

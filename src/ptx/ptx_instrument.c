@@ -553,8 +553,6 @@ int ptx_instrument(ptx_module *m, const ptx_opts *o, ptx_stats *st, ptx_diag *d)
                   ptx_tok_is(&it->stmt->toks[0], ".address_size"));
     if (!placed && !header) {
       ptx_vec_push(&items, text_item(m, ptx_support_text()));
-      char *members = ptx_sites_members_decl(m->arena, fs.sites, fs.modid);
-      if (members) ptx_vec_push(&items, text_item(m, members));
       if (fs.heap.used) ptx_vec_push(&items, text_item(m, ptx_heap_decls(m->arena, fs.heap.used)));
       placed = 1;
     }

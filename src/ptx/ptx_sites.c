@@ -17,13 +17,6 @@ struct ptx_sites {
    * into str (compared by content: the names live in per-function arenas,
    * so a later name can sit at a freed earlier one's address) */
   uint32_t last_off[3];
-  int32_t (*rows)[4]; /* the member table */
-  int nrows, caprows;
-  /* its runs by content (open addressing; first row + 1, 0 = empty): a
-   * kernel's copies check the same members at the same sites, and take the
-   * kernel's run again */
-  struct members_run { uint64_t hash; int first, n; } *runs;
-  int nruns, capruns;
 };
 
 ptx_sites *ptx_sites_new(void) {
@@ -39,8 +32,6 @@ void ptx_sites_free(ptx_sites *s) {
   if (!s) return;
   free(s->v);
   free(s->str);
-  free(s->rows);
-  free(s->runs);
   free(s);
 }
 
@@ -117,75 +108,5 @@ char *ptx_sites_decl(ptx_arena *a, const ptx_sites *s, uint64_t module_id) {
   }
   p += sprintf(p, "\n};\n");
   free(blob);
-  return out;
-}
-
-static uint64_t rows_hash(const int32_t (*rows)[4], int n) {
-  uint64_t h = 1469598103934665603ull ^ (uint64_t)n;
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < 4; k++) h = (h ^ (uint32_t)rows[i][k]) * 1099511628211ull;
-  return h;
-}
-
-int ptx_sites_members(ptx_sites *s, const int32_t (*rows)[4], int n) {
-  uint64_t h = rows_hash(rows, n);
-  if (s->capruns) {
-    for (int i = (int)(h & (uint64_t)(s->capruns - 1));; i = (i + 1) & (s->capruns - 1)) {
-      if (!s->runs[i].first) break;
-      if (s->runs[i].hash == h && s->runs[i].n == n &&
-          !memcmp(s->rows + s->runs[i].first - 1, rows, (size_t)n * sizeof *rows))
-        return s->runs[i].first - 1;
-    }
-  }
-  if (s->nrows + n > s->caprows) {
-    int cap = s->caprows ? s->caprows : 256;
-    while (cap < s->nrows + n) cap *= 2;
-    int32_t(*v)[4] = realloc(s->rows, (size_t)cap * sizeof *v);
-    if (!v) abort();
-    s->rows = v;
-    s->caprows = cap;
-  }
-  memcpy(s->rows + s->nrows, rows, (size_t)n * sizeof *rows);
-  s->nrows += n;
-  /* the run, by content, in a table kept at most half full */
-  if (2 * (s->nruns + 1) > s->capruns) {
-    int cap = s->capruns ? 2 * s->capruns : 64;
-    struct members_run *v = calloc((size_t)cap, sizeof *v);
-    if (!v) abort();
-    for (int i = 0; i < s->capruns; i++) {
-      if (!s->runs[i].first) continue;
-      int j = (int)(s->runs[i].hash & (uint64_t)(cap - 1));
-      while (v[j].first) j = (j + 1) & (cap - 1);
-      v[j] = s->runs[i];
-    }
-    free(s->runs);
-    s->runs = v;
-    s->capruns = cap;
-  }
-  int j = (int)(h & (uint64_t)(s->capruns - 1));
-  while (s->runs[j].first) j = (j + 1) & (s->capruns - 1);
-  s->runs[j].hash = h;
-  s->runs[j].first = s->nrows - n + 1;
-  s->runs[j].n = n;
-  s->nruns++;
-  return s->nrows - n;
-}
-
-const char *ptx_sites_members_name(ptx_arena *a, uint64_t module_id) {
-  return ptx_printf(a, "__gsan_members_%016llx", (unsigned long long)module_id);
-}
-
-char *ptx_sites_members_decl(ptx_arena *a, const ptx_sites *s, uint64_t module_id) {
-  if (!s->nrows) return NULL;
-  /* at most 12 characters a value: "-2147483648," */
-  char *out = ptx_alloc(a, (size_t)s->nrows * 4 * 12 + (size_t)s->nrows + 256);
-  char *p = out;
-  p += sprintf(p, "\n// gsan member table: %d members of checks whose stubs look them up one by one\n"
-                  ".global .align 16 .s32 %s[%d] = {",
-               s->nrows, ptx_sites_members_name(a, module_id), 4 * s->nrows);
-  for (int i = 0; i < s->nrows; i++)
-    p += sprintf(p, "\n%d,%d,%d,%d%s", s->rows[i][0], s->rows[i][1], s->rows[i][2], s->rows[i][3],
-                 i + 1 < s->nrows ? "," : "");
-  p += sprintf(p, "\n};\n");
   return out;
 }

@@ -22,18 +22,6 @@ int ptx_sites_count(const ptx_sites *s);
 /* appends the .global blob holding the table to the module's text */
 char *ptx_sites_decl(ptx_arena *a, const ptx_sites *s, uint64_t module_id);
 
-/* The module's member table: a failure stub that looks each member of a
- * merged check up by its own address does so in a loop over the check's
- * rows here, {imm, n, width, site} as .s32 (address = register + n * step +
- * imm), not in code written out per member (ptx_emit.c, emit_reroot).
- * ptx_sites_members appends n rows and gives the first one's index;
- * ptx_sites_members_decl is the table's definition (NULL while empty),
- * placed before the functions that read it, under the name
- * ptx_sites_members_name gives. */
-int ptx_sites_members(ptx_sites *s, const int32_t (*rows)[4], int n);
-char *ptx_sites_members_decl(ptx_arena *a, const ptx_sites *s, uint64_t module_id);
-const char *ptx_sites_members_name(ptx_arena *a, uint64_t module_id);
-
 /* A kernel's sites in the order its rewrite added them. Its copies (the
  * launch-bounds copy, ptx_launch.c; the proven copy, ptx_proof.c) are
  * rewritten from the same statements, add the same accesses in the same

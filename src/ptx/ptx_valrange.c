@@ -171,7 +171,8 @@ static val eval_insn(ptx_valrange *v, int si, int bits, int depth) {
   const ptx_stmt *s = v->fn->st[si];
   int tb[2] = {0, 0}, ts[2] = {0, 0};
   int nt = int_types(s, tb, ts);
-  int b = nt ? tb[nt - 1] : bits, sg = nt ? ts[nt - 1] : 0;
+  if (!nt) return unknown; /* floating point, predicates, packed types */
+  int b = tb[nt - 1], sg = ts[nt - 1];
   if (b != bits && !ptx_op_is(s, "ld") && !ptx_op_is(s, "cvt") && !ptx_op_has(s, ".wide")) return unknown;
   if (ptx_op_is(s, "mov") && s->nopnd == 2) return operand(v, si, 1, b, sg, depth);
   if (ptx_op_is(s, "cvta") && s->nopnd == 2 && (b == 64 || b == 32)) {

@@ -4,7 +4,7 @@
 // kernel forms a1 - 5 further below and indexes back into range; a 2-D view
 // c - (w + 1) is indexed from (1, 1); one reads a1 four elements at a time
 // (one merged check of four members, each looked up by its own address in
-// the stub's loop). Every access is in bounds, so nothing is
+// its stub). Every access is in bounds, so nothing is
 // reported, though the pointers the kernels get are outside every allocation.
 // REQUIRES: gpu
 // RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda

@@ -2,8 +2,8 @@
 // one merged check of four members whose root is outside every allocation),
 // with one thread too many: thread 250 reads a1[1001] .. a1[1004], a[1000] ..
 // a[1003], past the 4000-byte allocation. Each member is looked up by its
-// own address (the stub's loop over the check's members), and the first that
-// leaves its allocation, in program order, is reported: q[2] is read first,
+// own address in the check's stub, and the first that leaves its
+// allocation, in program order, is reported: q[2] is read first,
 // a1[1002] = a[1001], 4 bytes after the allocation.
 // REQUIRES: gpu
 // RUN: %gsan nvcc -g -arch=%arch -o %t %s -lcuda
