@@ -96,3 +96,18 @@ int ptx_last_write(const ptx_fn *fn, int reg, int before) {
       if (fn->def[d].reg == reg) return i;
   return -1;
 }
+
+uint8_t *ptx_call_writes(const ptx_fn *fn) {
+  uint8_t *w = calloc((size_t)(fn->regs.n ? fn->regs.n : 1), 1);
+  if (!w) abort();
+  for (int i = 0; i < fn->nst; i++) {
+    const ptx_stmt *c = fn->st[i];
+    if (c->kind != ST_INSN || !ptx_op_is(c, "call") || !c->nopnd || !ptx_tok_punct(&c->toks[c->opnd[0].lo], '('))
+      continue;
+    for (int k = c->opnd[0].lo; k < c->opnd[0].hi; k++) {
+      int r = ptx_tok_reg(fn, &c->toks[k]);
+      if (r >= 0) w[r] = 1;
+    }
+  }
+  return w;
+}

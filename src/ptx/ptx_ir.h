@@ -94,6 +94,10 @@ int ptx_stmt_dominates(const ptx_fn *fn, int sa, int sb);
 /* The definitions of reg that reach statement s (before it executes).
  * Returns count; writes up to max def indices. */
 int ptx_reaching(const ptx_fn *fn, int s, int reg, int *out, int max);
+/* per register, 1 where a call returns into it: calls are no definitions
+ * to the dataflow above, so such a register's reaching definitions are
+ * not all its values (malloc'd, fn->regs.n entries) */
+uint8_t *ptx_call_writes(const ptx_fn *fn);
 /* the statement of the block before statement `before` that last writes
  * reg, -1 if none */
 int ptx_last_write(const ptx_fn *fn, int reg, int before);

@@ -524,16 +524,7 @@ ptx_proof *ptx_proof_plan(ptx_fstate *fs) {
   p->fs = fs;
   p->nparams = ptx_launch_nparams(fs->launch.params);
   for (unsigned k = 0; k < HASH_SLOTS; k++) p->hash[k] = -1;
-  p->call_writes = calloc((size_t)(fn->regs.n ? fn->regs.n : 1), 1);
-  for (int i = 0; i < fn->nst; i++) {
-    const ptx_stmt *c = fn->st[i];
-    if (c->kind != ST_INSN || !ptx_op_is(c, "call") || !c->nopnd || !ptx_tok_punct(&c->toks[c->opnd[0].lo], '('))
-      continue;
-    for (int k = c->opnd[0].lo; k < c->opnd[0].hi; k++) {
-      int r = ptx_tok_reg(fn, &c->toks[k]);
-      if (r >= 0) p->call_writes[r] = 1;
-    }
-  }
+  p->call_writes = ptx_call_writes(fn);
   p->def_node = malloc((size_t)(fn->ndef ? fn->ndef : 1) * sizeof *p->def_node);
   for (int i = 0; i < fn->ndef; i++) p->def_node[i] = NOT_TRIED;
   for (int i = 0; i < fs->nc; i++)

@@ -287,19 +287,10 @@ ptx_valrange *ptx_valrange_new(ptx_fn *fn) {
   ptx_valrange *v = calloc(1, sizeof *v);
   if (!v) abort();
   v->fn = fn;
-  v->call_writes = calloc((size_t)(fn->regs.n ? fn->regs.n : 1), 1);
+  v->call_writes = ptx_call_writes(fn);
   v->state = calloc((size_t)(fn->ndef ? fn->ndef : 1), 1);
   v->memo = calloc((size_t)(fn->ndef ? fn->ndef : 1), sizeof *v->memo);
-  if (!v->call_writes || !v->state || !v->memo) abort();
-  for (int i = 0; i < fn->nst; i++) {
-    const ptx_stmt *c = fn->st[i];
-    if (c->kind != ST_INSN || !ptx_op_is(c, "call") || !c->nopnd || !ptx_tok_punct(&c->toks[c->opnd[0].lo], '('))
-      continue;
-    for (int k = c->opnd[0].lo; k < c->opnd[0].hi; k++) {
-      int r = ptx_tok_reg(fn, &c->toks[k]);
-      if (r >= 0) v->call_writes[r] = 1;
-    }
-  }
+  if (!v->state || !v->memo) abort();
   return v;
 }
 
