@@ -17,7 +17,7 @@ OBJ      := $(SRC:%.c=$(BUILD)/obj/%.o)
 SAN_OBJ  := $(SRC:%.c=$(BUILD)/asan/%.o)
 HDR      := $(wildcard src/*/*.h include/gsan/*.h)
 
-.PHONY: all check demo install clean deps deps-build corpus bench-ptx
+.PHONY: all check demo install clean deps deps-build corpus bench-ptx bench-ptxas
 all: $(BUILD)/bin/gsan $(BUILD)/bin/gsan-nvcc $(BUILD)/lib/libgsan.so
 
 # the runtime, preloaded by gsan run. DEPS_DIR (include/, lib/) stands in for
@@ -255,6 +255,10 @@ demo: all
 
 bench-ptx: all
 	@sh bench/ptx_speed.sh $(BUILD)
+
+# what gsan adds to compiling PTX at load time (ptxas here, no GPU)
+bench-ptxas: all
+	@sh bench/ptxas_cost.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/gsan
