@@ -51,6 +51,7 @@ int rt_binary_start(void) {
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -103,7 +104,8 @@ typedef struct map {
   unsigned long long val[MAP_SLOTS];
   void *data[MAP_SLOTS]; /* kernels: the callback data set */
 } map;
-/* kernels: CUfunction -> its device's context id + 1 */
+/* modules: CUmodule -> 1 while patched (0 once its context is gone), its
+ * context as data; kernels: CUfunction -> its device's context id + 1 */
 static map modules, kernels;
 
 static unsigned map_slot(const map *m, const void *k) {
@@ -174,8 +176,11 @@ static void module_loaded(const Sanitizer_ResourceModuleData *m) {
         rt_gsan_say("binary mode: cannot patch %s: %s; they are not checked", patches[i].what, result_name(ri));
     }
     if (r == SANITIZER_SUCCESS) r = san.PatchModule(m->module);
-    if (r == SANITIZER_SUCCESS) patched = map_get(&modules, m->module, 1) != NULL;
-    else rt_gsan_say("binary mode: cannot patch a module: %s; its kernels are not checked", result_name(r));
+    unsigned long long *v = r == SANITIZER_SUCCESS ? map_get(&modules, m->module, 1) : NULL;
+    if (v) *v = 1, modules.data[v - modules.val] = m->context;
+    patched = v != NULL;
+    if (r != SANITIZER_SUCCESS)
+      rt_gsan_say("binary mode: cannot patch a module: %s; its kernels are not checked", result_name(r));
   }
   pthread_mutex_unlock(&patch_lock);
   rt_driver_capture_swap(&mode);
@@ -254,29 +259,42 @@ static const char probe_ptx[] =
     "\tst.global.u64 [%rd2], %rd1;\n\tret;\n}\n";
 
 /* where a thread's stack starts in d's local window, under the patches: the
- * probe's array address plus its 16 bytes; 0 when it cannot be measured */
-static uint64_t measure_local_top(rt_dev *d) {
+ * probe's array address plus its 16 bytes; 0 when it cannot be measured,
+ * with why in why (the step that failed and its error, or the value) */
+static uint64_t measure_local_top(rt_dev *d, char *why, size_t n) {
   CUresult (*get_fn)(CUfunction *, CUmodule, const char *);
   CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
                      void **, void **);
   *(void **)&get_fn = rt_driver_real("cuModuleGetFunction");
   *(void **)&launch = rt_driver_real("cuLaunchKernel");
-  if (!get_fn || !launch || !rt_driver.cu.ModuleLoadData || !d->own_stream) return 0;
+  if (!get_fn || !launch || !rt_driver.cu.ModuleLoadData || !d->own_stream) {
+    snprintf(why, n, "%s", !d->own_stream ? "gsan has no stream on the device" : "a driver function is missing");
+    return 0;
+  }
   CUmodule m = NULL;
   CUfunction f;
   CUdeviceptr out = 0;
   uint64_t v = 0;
-  int ok = rt_driver.cu.ModuleLoadData(&m, probe_ptx) == CUDA_SUCCESS &&
-           get_fn(&f, m, "gsan_binary_local_probe") == CUDA_SUCCESS && rt_driver.cu.MemAlloc(&out, 8) == CUDA_SUCCESS;
+  const char *step = "cuModuleLoadData";
+  CUresult r = rt_driver.cu.ModuleLoadData(&m, probe_ptx);
+  if (r == CUDA_SUCCESS) step = "cuModuleGetFunction", r = get_fn(&f, m, "gsan_binary_local_probe");
+  if (r == CUDA_SUCCESS) step = "cuMemAlloc", r = rt_driver.cu.MemAlloc(&out, 8);
   void *args[] = {&out};
-  ok = ok && launch(f, 1, 1, 1, 1, 1, 1, 0, d->own_stream, args, NULL) == CUDA_SUCCESS &&
-       rt_driver.cu.StreamSynchronize(d->own_stream) == CUDA_SUCCESS && rt_driver.cu.MemcpyDtoH(&v, out, 8) == CUDA_SUCCESS;
+  if (r == CUDA_SUCCESS) step = "cuLaunchKernel", r = launch(f, 1, 1, 1, 1, 1, 1, 0, d->own_stream, args, NULL);
+  if (r == CUDA_SUCCESS) step = "cuStreamSynchronize", r = rt_driver.cu.StreamSynchronize(d->own_stream);
+  if (r == CUDA_SUCCESS) step = "cuMemcpyDtoH", r = rt_driver.cu.MemcpyDtoH(&v, out, 8);
   if (out) rt_driver.cu.MemFree(out);
   /* the probe's module stays loaded: an unloaded module's kernel handle,
    * given out again, would keep the probe's callback data (kernels map) */
+  if (r != CUDA_SUCCESS) {
+    snprintf(why, n, "%s: CUDA error %d", step, (int)r);
+    return 0;
+  }
   v += 16;
   /* a start in the window's top 64 KiB, 16-byte aligned, or none */
-  return ok && v <= LOCAL_WINDOW && v > LOCAL_WINDOW - (1u << 16) && !(v & 15) ? v : 0;
+  if (v <= LOCAL_WINDOW && v > LOCAL_WINDOW - (1u << 16) && !(v & 15)) return v;
+  snprintf(why, n, "it read 0x%llx, not in the window's top 64 KiB", (unsigned long long)(v - 16));
+  return 0;
 }
 
 /* A device gsan has set up gets the patches in its context at once, outside
@@ -290,12 +308,16 @@ static void device_ready(rt_dev *d) {
   if ((unsigned)d->device >= RT_MAX_DEVICES) return;
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
   rt_driver_capture_swap(&mode);
-  local_top[d->device] = measure_local_top(d);
+  char why[160] = "";
+  local_top[d->device] = measure_local_top(d, why, sizeof why);
   rt_driver_capture_swap(&mode);
-  if (rt_gsan.flags.verbosity)
-    rt_gsan_say("binary mode: device %d: threads' stacks start at local offset 0x%llx%s", d->device,
-                (unsigned long long)(local_top[d->device] ? local_top[d->device] : LOCAL_WINDOW),
-                local_top[d->device] ? "" : " (the window's top: the probe kernel could not measure it)");
+  if (!local_top[d->device])
+    rt_gsan_say("binary mode: device %d: where threads' stacks start in the local window is not known (the probe "
+                "kernel: %s); a local access is checked against the window's top",
+                d->device, why);
+  else if (rt_gsan.flags.verbosity)
+    rt_gsan_say("binary mode: device %d: threads' stacks start at local offset 0x%llx", d->device,
+                (unsigned long long)local_top[d->device]);
 }
 
 /* the kernel's callback data, made and attached (launch_begin); NULL when
@@ -350,7 +372,8 @@ static void launch_begin(const Sanitizer_LaunchData *l) {
   pthread_mutex_lock(&patch_lock);
   unsigned long long *known = ready ? map_get(&kernels, l->function, 0) : NULL;
   if (known && *known == key) dev = kernels.data[known - kernels.val];
-  int patched = map_get(&modules, l->module, 0) != NULL;
+  unsigned long long *pm = map_get(&modules, l->module, 0);
+  int patched = pm && *pm;
   pthread_mutex_unlock(&patch_lock);
   int make = patched && ready && !dev;
   if (!make && !l->apiContext) return; /* the common case: nothing to do */
@@ -369,10 +392,29 @@ static void launch_begin(const Sanitizer_LaunchData *l) {
   rt_driver_capture_swap(&mode);
 }
 
+/* A context being destroyed (cuCtxDestroy, a device reset): its patches and
+ * its modules' go with it. The driver may give the next context, and a
+ * module loaded there, the same handle: left marked, the new context would
+ * count as patched and get none (every module there failed to patch:
+ * tests/gpu/stress/device_reset.cu under --binary). */
+static void context_gone(const Sanitizer_ResourceContextData *c) {
+  pthread_mutex_lock(&patch_lock);
+  for (unsigned i = 0; i < npatched_ctx; i++)
+    if (patched_ctx[i] == c->context) {
+      patched_ctx[i] = patched_ctx[--npatched_ctx];
+      break;
+    }
+  for (unsigned i = 0; i < MAP_SLOTS; i++)
+    if (modules.key[i] && modules.data[i] == (void *)c->context) modules.val[i] = 0;
+  pthread_mutex_unlock(&patch_lock);
+}
+
 static void SANITIZERAPI on_event(void *arg, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
                                   const void *data) {
   (void)arg;
   if (domain == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED) module_loaded(data);
+  else if (domain == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+    context_gone(data);
   else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_BEGIN) launch_begin(data);
 }
 
@@ -446,6 +488,8 @@ int rt_binary_start(void) {
   Sanitizer_SubscriberHandle sub;
   SanitizerResult r = san.Subscribe(&sub, on_event, NULL);
   if (r == SANITIZER_SUCCESS) r = san.EnableCallback(1, sub, SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CBID_RESOURCE_MODULE_LOADED);
+  if (r == SANITIZER_SUCCESS)
+    r = san.EnableCallback(1, sub, SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
   if (r == SANITIZER_SUCCESS) r = san.EnableCallback(1, sub, SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_BEGIN);
   if (r != SANITIZER_SUCCESS) {
     rt_gsan_say("binary=1: sanitizerSubscribe: %s (one subscriber per process: is compute-sanitizer running "
