@@ -166,6 +166,15 @@ int main(int argc, char **argv) {
     printf("awake\n");
     fflush(stdout);
     Free(a);
+  } else if (!strcmp(sc, "late")) {
+    /* a kernel still running when the monitor looks: its canary is intact
+     * then and broken after (the late write); the free must still read it */
+    printf("launch: %d\n", launch("_Z8overflowPfi", a));
+    fflush(stdout);
+    usleep(300000);
+    unsigned char v = 0;
+    kwrite(a + 4000 + 2, &v, 1);
+    printf("free: %d\n", Free(a));
   } else if (!strcmp(sc, "churn")) {
     /* a granule's worth of 64 KiB allocations freed at once unmaps it while
      * the last canary words for it may still be gathered: every later call
