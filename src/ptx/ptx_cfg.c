@@ -154,6 +154,12 @@ int ptx_tok_reg(const ptx_fn *fn, const ptx_tok *t) {
   return ptx_reg_lookup(&fn->regs, t->text, t->len);
 }
 
+ptx_symbol *ptx_tok_symbol(const ptx_fn *fn, const ptx_tok *t) {
+  if (t->kind != TK_IDENT) return NULL;
+  ptx_symbol *s = ptx_find_symbol(&fn->syms, t->text, t->len);
+  return s ? s : ptx_find_symbol(&fn->m->symbols, t->text, t->len);
+}
+
 static int is_branch_end(const ptx_stmt *s) {
   return s->kind == ST_INSN && (ptx_op_is(s, "bra") || ptx_op_is(s, "brx") || ptx_op_is(s, "ret") ||
                                 ptx_op_is(s, "exit") || ptx_op_is(s, "trap"));

@@ -34,8 +34,7 @@ static int parse_address(ptx_fstate *fs, const ptx_stmt *s, int k, int *reg, ptx
   if (b->kind != TK_IDENT) return -1;
   *reg = ptx_tok_reg(&fs->fn, b);
   if (*reg < 0) {
-    *sym = ptx_find_symbol(&fs->fn.syms, b->text, b->len);
-    if (!*sym) *sym = ptx_find_symbol(&fs->m->symbols, b->text, b->len);
+    *sym = ptx_tok_symbol(&fs->fn, b);
     if (!*sym) return -1;
   }
   if (i == hi) return 0;

@@ -103,6 +103,9 @@ uint8_t *ptx_call_writes(const ptx_fn *fn);
 int ptx_last_write(const ptx_fn *fn, int reg, int before);
 /* register id of a register token, -1 otherwise */
 int ptx_tok_reg(const ptx_fn *fn, const ptx_tok *t);
+/* the variable an identifier token names: the function's own, else the
+ * module's; NULL otherwise */
+ptx_symbol *ptx_tok_symbol(const ptx_fn *fn, const ptx_tok *t);
 
 /* ---- root pointers (ptx_roots.c) ---- */
 enum ptx_root_kind {

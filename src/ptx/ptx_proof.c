@@ -209,8 +209,7 @@ static int symbol_node(ptx_proof *p, const ptx_stmt *s, int bits) {
   ptx_fn *fn = &p->fs->fn;
   const ptx_tok *t = ptx_opnd_tok(s, 1);
   if (!t || t->kind != TK_IDENT) return FAILED;
-  const ptx_symbol *sym = ptx_find_symbol(&fn->syms, t->text, t->len);
-  if (!sym) sym = ptx_find_symbol(&p->fs->m->symbols, t->text, t->len);
+  const ptx_symbol *sym = ptx_tok_symbol(fn, t);
   if (!sym || (sym->space != GSAN_SPACE_SHARED && sym->space != GSAN_SPACE_GLOBAL) || (sym->is_extern && !sym->dynamic) ||
       (!sym->dynamic && !sym->size) || (sym->space == GSAN_SPACE_GLOBAL && bits != 64))
     return FAILED;

@@ -65,11 +65,7 @@ static int rs_any_ptrlike(const rset *s) {
   return 0;
 }
 
-static ptx_symbol *symbol_of(ptx_fn *fn, const ptx_tok *t) {
-  if (t->kind != TK_IDENT || t->text[0] == '%') return NULL;
-  ptx_symbol *s = ptx_find_symbol(&fn->syms, t->text, t->len);
-  return s ? s : ptx_find_symbol(&fn->m->symbols, t->text, t->len);
-}
+static ptx_symbol *symbol_of(ptx_fn *fn, const ptx_tok *t) { return t->text[0] == '%' ? NULL : ptx_tok_symbol(fn, t); }
 
 static void walk_reg(walker *w, int stmt, const ptx_tok *t, rset *out);
 

@@ -108,12 +108,6 @@ static int int_types(const ptx_stmt *s, int bits[2], int sgn[2]) {
 
 static val value_at(ptx_valrange *v, int reg, int use, int depth);
 
-static const ptx_symbol *symbol_of(const ptx_fn *fn, const ptx_tok *t) {
-  if (t->kind != TK_IDENT) return NULL;
-  ptx_symbol *s = ptx_find_symbol(&fn->syms, t->text, t->len);
-  return s ? s : ptx_find_symbol(&fn->m->symbols, t->text, t->len);
-}
-
 static int tok_is(const ptx_tok *t, const char *s) { return t->len == strlen(s) && !memcmp(t->text, s, t->len); }
 
 /* operand k of statement si: a literal (read as a value of bits bits, sgn
@@ -129,11 +123,11 @@ static val operand(ptx_valrange *v, int si, int k, int bits, int sgn, int depth)
     }
     return interval(x, x);
   }
-  if (s->opnd[k].hi - s->opnd[k].lo != 1) return unknown;
-  const ptx_tok *t = &s->toks[s->opnd[k].lo];
+  const ptx_tok *t = ptx_opnd_tok(s, k);
+  if (!t) return unknown;
   int r = ptx_tok_reg(v->fn, t);
   if (r >= 0) return value_at(v, r, si, depth + 1);
-  const ptx_symbol *sym = symbol_of(v->fn, t);
+  const ptx_symbol *sym = ptx_tok_symbol(v->fn, t);
   if (sym) return (val){V_ADDR, sym, 0, 0};
   if (tok_is(t, "%tid.x") || tok_is(t, "%tid.y")) return interval(0, 1023);
   if (tok_is(t, "%tid.z")) return interval(0, 63);
@@ -262,7 +256,7 @@ static val eval_def(ptx_valrange *v, int d, int depth) {
   const ptx_stmt *s = fn->st[si];
   v->state[d] = BUILDING;
   /* one register written, the whole first operand */
-  val x = s->opnd[0].hi - s->opnd[0].lo == 1 ? eval_insn(v, si, fn->regs.bits[reg], depth) : unknown;
+  val x = ptx_opnd_tok(s, 0) ? eval_insn(v, si, fn->regs.bits[reg], depth) : unknown;
   /* a predicated write may not happen: the value before it stays */
   if (x.kind != V_UNKNOWN && s->pred >= 0) x = join(x, value_at(v, reg, si, depth + 1));
   v->state[d] = DONE;
