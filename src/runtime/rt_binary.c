@@ -322,9 +322,9 @@ static void device_ready(rt_dev *d) {
 
 /* the kernel's callback data, made and attached (launch_begin); NULL when
  * it could not be */
-static void *kernel_data(const Sanitizer_LaunchData *l, rt_dev *d, unsigned long long key) {
+static void *kernel_data(const Sanitizer_LaunchData *l, int node, rt_dev *d, unsigned long long key) {
   void *dev = NULL;
-  Sanitizer_StreamHandle stream = l->apiContext ? l->hApiStream : l->hStream;
+  Sanitizer_StreamHandle stream = node && l->hApiStream ? l->hApiStream : l->hStream;
   gsan_binary_data h;
   memset(&h, 0, sizeof h);
   memcpy(h.ctx, d->ctx, sizeof h.ctx);
@@ -349,7 +349,7 @@ static void *kernel_data(const Sanitizer_LaunchData *l, rt_dev *d, unsigned long
   }
   if (rt_gsan.flags.verbosity >= 2)
     rt_gsan_say("binary mode: kernel %s: %u bytes of static shared memory%s", l->functionName, h.static_shared,
-                l->apiContext ? ", a graph's node" : "");
+                node ? ", a graph's node" : "");
   pthread_mutex_lock(&patch_lock);
   unsigned long long *v = map_get(&kernels, l->function, 1);
   if (v) *v = key, kernels.data[v - kernels.val] = dev;
@@ -363,8 +363,11 @@ static void *kernel_data(const Sanitizer_LaunchData *l, rt_dev *d, unsigned long
  * allocated nothing there) there is nothing to check and the callbacks get
  * NULL. The data is made once per kernel and context and copied by put
  * (waited for, so it is in place whichever stream runs the kernel); a
- * graph's kernel node also gets it for each launch. */
-static void launch_begin(const Sanitizer_LaunchData *l) {
+ * graph's kernel node also gets it for each launch: the driver announces a
+ * node's launch in the graphs domain (node_launch_begin), not as a launch,
+ * and a node given no data was seen to fault (tests/bugs/graph_overflow.cu,
+ * clean_graph_capture.cu on the H100 at c32a986). */
+static void launch_begin(const Sanitizer_LaunchData *l, int node) {
   rt_dev *d = (unsigned)l->device < RT_MAX_DEVICES ? rt_device_at(l->device) : NULL;
   int ready = d && __atomic_load_n(&d->ready, __ATOMIC_ACQUIRE);
   unsigned long long key = ready ? d->ctx_id + 1 : 0;
@@ -376,20 +379,27 @@ static void launch_begin(const Sanitizer_LaunchData *l) {
   int patched = pm && *pm;
   pthread_mutex_unlock(&patch_lock);
   int make = patched && ready && !dev;
-  if (!make && !l->apiContext) return; /* the common case: nothing to do */
+  if (!make && !node) return; /* the common case: nothing to do */
   CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
   rt_driver_capture_swap(&mode);
-  if (make) dev = kernel_data(l, d, key);
+  if (make) dev = kernel_data(l, node, d, key);
   /* a graph's kernel node: its data for this launch, NULL where gsan has
    * none (the per-kernel data is for launches through the API, and a node
    * given none was seen to fault) */
-  if (l->apiContext && san.SetLaunchCallbackData) {
+  if (node && san.SetLaunchCallbackData) {
     SanitizerResult r = san.SetLaunchCallbackData(l->hLaunch, l->function, l->hStream, dev);
     if (rt_gsan.flags.verbosity >= 2)
       rt_gsan_say("binary mode: graph node %s: module %s, data %s (%s)", l->functionName ? l->functionName : "?",
                   patched ? "patched" : "not patched", dev ? "set" : "none", result_name(r));
   }
   rt_driver_capture_swap(&mode);
+}
+
+/* a graph's node about to run: a kernel node is a launch that gets its data
+ * for this launch; copies, sets and the graph's own allocations are seen by
+ * gsan's driver hooks, not here */
+static void node_launch_begin(const Sanitizer_GraphNodeLaunchData *n) {
+  if (n->nodeType == CU_GRAPH_NODE_TYPE_KERNEL && n->launchData.function) launch_begin(&n->launchData, 1);
 }
 
 /* A context being destroyed (cuCtxDestroy, a device reset): its patches and
@@ -415,7 +425,10 @@ static void SANITIZERAPI on_event(void *arg, Sanitizer_CallbackDomain domain, Sa
   if (domain == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED) module_loaded(data);
   else if (domain == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
     context_gone(data);
-  else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_BEGIN) launch_begin(data);
+  else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_BEGIN)
+    launch_begin(data, ((const Sanitizer_LaunchData *)data)->apiContext != NULL);
+  else if (domain == SANITIZER_CB_DOMAIN_GRAPHS && cbid == SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN)
+    node_launch_begin(data);
 }
 
 /* lib (sanitizer_lib, resolved), else the toolkit's copy ($CUDA_HOME,
@@ -491,6 +504,8 @@ int rt_binary_start(void) {
   if (r == SANITIZER_SUCCESS)
     r = san.EnableCallback(1, sub, SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
   if (r == SANITIZER_SUCCESS) r = san.EnableCallback(1, sub, SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_BEGIN);
+  if (r == SANITIZER_SUCCESS && san.SetLaunchCallbackData)
+    r = san.EnableCallback(1, sub, SANITIZER_CB_DOMAIN_GRAPHS, SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN);
   if (r != SANITIZER_SUCCESS) {
     rt_gsan_say("binary=1: sanitizerSubscribe: %s (one subscriber per process: is compute-sanitizer running "
                 "this program?); binary mode is off",

@@ -1,8 +1,8 @@
 /* A fake of NVIDIA's Sanitizer API library (libsanitizer-public.so) for
  * binary mode's CPU test: the calls libgsan makes are printed, "device"
  * memory is host memory, and the test program plays the driver's events
- * (a module loaded, a kernel launched) through fake_sanitizer_module and
- * fake_sanitizer_launch. Built against the real headers, so the signatures
+ * (a module loaded, a kernel launched, a graph's node launched) through
+ * fake_sanitizer_module, fake_sanitizer_launch and fake_sanitizer_graph_node. Built against the real headers, so the signatures
  * are the API's. FAKE_SANITIZER_BUSY=1: the subscriber slot is taken. */
 #include <sanitizer.h>
 
@@ -89,6 +89,29 @@ SanitizerResult sanitizerSetCallbackData(CUfunction f, const void *data) {
          d->kernel, (unsigned long long)d->func_pc, (unsigned long long)base, ring ? "set" : "NONE",
          d->heap ? "set" : "NONE");
   return SANITIZER_SUCCESS;
+}
+
+/* what one launch of a graph's kernel node would get */
+SanitizerResult sanitizerSetLaunchCallbackData(Sanitizer_LaunchHandle launch, CUfunction f, Sanitizer_StreamHandle s,
+                                               const void *data) {
+  (void)s;
+  const gsan_binary_data *d = data;
+  printf("sanitizer: data for launch %p of function %p: %s\n", (void *)launch, (void *)f,
+         !d ? "none" : d->heap ? "kernel data, heap set" : "kernel data, heap NONE");
+  return SANITIZER_SUCCESS;
+}
+
+/* a graph's kernel node launched: announced in the graphs domain */
+void fake_sanitizer_graph_node(CUcontext ctx, CUmodule m, CUfunction f, const char *name, CUdevice dev) {
+  Sanitizer_GraphNodeLaunchData n;
+  memset(&n, 0, sizeof n);
+  n.nodeType = CU_GRAPH_NODE_TYPE_KERNEL;
+  n.launchData.context = ctx, n.launchData.module = m, n.launchData.function = f, n.launchData.functionName = name;
+  n.launchData.device = dev, n.launchData.hLaunch = (Sanitizer_LaunchHandle)0x4000;
+  if (callback) callback(callback_arg, SANITIZER_CB_DOMAIN_GRAPHS, SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN, &n);
+  /* a memset node: not a launch */
+  n.nodeType = CU_GRAPH_NODE_TYPE_MEMSET;
+  if (callback) callback(callback_arg, SANITIZER_CB_DOMAIN_GRAPHS, SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN, &n);
 }
 
 void fake_sanitizer_launch(CUcontext ctx, CUmodule m, CUfunction f, const char *name, CUdevice dev) {

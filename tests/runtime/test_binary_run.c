@@ -27,6 +27,8 @@ int main(int argc, char **argv) {
   if (!san) return 1;
   void (*module)(CUcontext, CUmodule, const char *, size_t) = dlsym(san, "fake_sanitizer_module");
   void (*launch)(CUcontext, CUmodule, CUfunction, const char *, CUdevice) = dlsym(san, "fake_sanitizer_launch");
+  void (*node)(CUcontext, CUmodule, CUfunction, const char *, CUdevice) = dlsym(san, "fake_sanitizer_graph_node");
+  if (!module || !launch || !node) return 1;
   CUcontext ctx = NULL;
   Current(&ctx);
   static const char plain[] = "\177ELF .text._Z6kernelPi";
@@ -39,6 +41,8 @@ int main(int argc, char **argv) {
   module(ctx, m_mine, mine, sizeof mine);
   printf("launch: before any allocation\n");
   launch(ctx, m_plain, f_plain, "_Z6kernelPi", 0);
+  printf("graph node: before any allocation\n");
+  node(ctx, m_plain, f_plain, "_Z6kernelPi", 0);
   CUdeviceptr p;
   printf("cuMemAlloc: %d\n", Alloc(&p, 100));
   printf("launch: SASS-only kernel\n");
@@ -47,6 +51,12 @@ int main(int argc, char **argv) {
   launch(ctx, m_plain, f_plain, "_Z6kernelPi", 0);
   printf("launch: instrumented kernel\n");
   launch(ctx, m_mine, f_mine, "_Z6kernelPi", 0);
+  printf("graph node: SASS-only kernel\n");
+  node(ctx, m_plain, f_plain, "_Z6kernelPi", 0);
+  printf("graph node: SASS-only kernel, first launch in a graph\n");
+  node(ctx, m_plain, (CUfunction)0x1200, "_Z5otherPi", 0);
+  printf("graph node: instrumented kernel\n");
+  node(ctx, m_mine, f_mine, "_Z6kernelPi", 0);
   printf("done\n");
   return 0;
 }
