@@ -140,12 +140,15 @@ typedef struct {
   scan_loc loc;
   const char *why;    /* VK_OPAQUE: the reason, shown when it decides an access */
   sx_vec facts; /* constraints that always hold for it */
+  sx_vec inv_facts; /* a loop's invariants (scan_invariant.c): also always hold, asked only
+                       where the question without them is not proved (scan_check.c) */
 } scan_var;
 
 int scan_expr_var_new(scan_vkind k, const char *name, unsigned w, bool sgn, scan_loc loc);
 scan_var *scan_expr_var_get(int id);
 unsigned scan_expr_var_count(void);
 void scan_expr_var_fact(int id, const sx *fact);
+void scan_expr_var_inv_fact(int id, const sx *fact);
 /* a fresh opaque value of width w: the reason is kept for the report */
 const sx *scan_expr_opaque(unsigned w, bool sgn, scan_loc loc, const char *why);
 
@@ -231,6 +234,7 @@ typedef struct {
   const char *kernel;
   scan_loc site;
   bool free_launch;    /* no launch seen: dimensions and arguments unconstrained */
+  bool device_fn;      /* ... of a device function, which no analysed code calls */
   int grid[3], block[3], bidx[3], tidx[3]; /* variable ids */
   const sx *dynshm;    /* bytes, 64-bit; NULL: no dynamic shared memory given */
   int dynshm_region;   /* -1 until the kernel declares extern __shared__ */
@@ -260,6 +264,9 @@ const sx *scan_model_allocated(int id); /* the allocation succeeded: its size is
    model; returns the number of distinct access sites */
 unsigned scan_check_all(void);
 void scan_check_stats(FILE *out); /* --stats: how the questions were answered */
+/* for each of the n formulas fs, whether reach implies it (proved[i]), as
+   far as a small share of --rlimit shows: a loop invariant's test */
+void scan_check_implied(const sx *reach, const sx *const *fs, int n, bool *proved);
 
 /* ---- options (scan_main.c) ---- */
 typedef struct {

@@ -248,6 +248,8 @@ void scan_device_run_free(CXCursor fn) {
   scan_loc site = scan_front_cursor_loc(fn);
   int ctx = new_launch(name, site, true);
   scan_launch *L = &scan_model_state.launches.v[ctx];
+  bool kernel = scan_front_cursor_has_attr(fn, CXCursor_CUDAGlobalAttr);
+  L->device_fn = !kernel;
   int dv = scan_expr_var_new(VK_INPUT, "dynamic shared size", 64, false, site);
   L->dynshm = scan_expr_var(dv);
   scan_expr_var_fact(dv, scan_expr_bin(SX_ULE, L->dynshm, scan_expr_const(64, MAX_DYNSHM)));
@@ -257,7 +259,9 @@ void scan_device_run_free(CXCursor fn) {
   for (int i = 0; i < n; i++) {
     if (kind(k[i]) != CXCursor_ParmDecl) continue;
     CXType t = clang_getCursorType(k[i]);
-    const char *why = scan_util_fmt("'%s' has no launch in the analysed code, so what '%s' points to is not known", name, scan_front_cursor_name(k[i]));
+    const char *why = scan_util_fmt(kernel ? "'%s' has no launch in the analysed code, so what '%s' points to is not known"
+                                           : "'%s' is called by no analysed code, so what '%s' points to is not known",
+                                    name, scan_front_cursor_name(k[i]));
     VEC_PUSH(args, scan_eval_val_fresh(t, VK_INPUT, scan_front_cursor_name(k[i]), scan_front_cursor_loc(k[i]), why));
   }
   interp K;

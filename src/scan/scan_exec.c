@@ -433,6 +433,158 @@ static bool find_swap(CXCursor body, CXCursor *a, CXCursor *b) {
   return false;
 }
 
+/* ---- relations a loop keeps (scan_invariant.c) ---- */
+#define INV_VARS 6   /* integers tracked per loop */
+#define INV_ROUNDS 4 /* trials of the body before giving up */
+
+/* may the body run as a trial, its accesses then taken back: nothing in it
+   changes the model otherwise (an allocation, a free, a launch, a host call
+   other than arithmetic), leaves by goto, or continues (the back edge is then
+   the end of the body, which the trial sees) */
+static const char *const trial_host_calls[] = {"min", "max", "abs", "labs", "llabs", "fabs", "fabsf", "sqrt", "sqrtf",
+                                               "floor", "floorf", "ceil", "ceilf", "printf", "fprintf", "puts", NULL};
+static const char *const trial_device_never[] = {"malloc", "free", "cudaMalloc", "cudaFree", "memcpy", "memset", NULL};
+
+static bool named_in(const char *n, const char *const *list) {
+  for (int i = 0; list[i]; i++)
+    if (!strcmp(n, list[i])) return true;
+  return false;
+}
+
+static enum CXChildVisitResult trial_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  bool *ok = data;
+  switch (kind(c)) {
+  case CXCursor_ContinueStmt:
+  case CXCursor_GotoStmt:
+  case CXCursor_IndirectGotoStmt:
+  case CXCursor_CXXNewExpr:
+  case CXCursor_CXXDeleteExpr:
+  case CXCursor_LambdaExpr:
+    *ok = false;
+    return CXChildVisit_Break;
+  case CXCursor_CallExpr: {
+    CXCursor config;
+    const char *n = scan_front_cursor_name(c);
+    if (scan_device_is_launch(c, &config) || !n || named_in(n, trial_device_never)) *ok = false;
+    break;
+  }
+  default:
+    break;
+  }
+  return *ok ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+static enum CXChildVisitResult trial_host_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  bool *ok = data;
+  if (kind(c) == CXCursor_CallExpr) {
+    const char *n = scan_front_cursor_name(c);
+    if (!n || !named_in(n, trial_host_calls)) *ok = false;
+  }
+  return *ok ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+static bool trial_safe(interp *I, CXCursor body) {
+  bool ok = true;
+  clang_visitChildren(body, trial_visit, &ok);
+  if (ok && !I->device) clang_visitChildren(body, trial_host_visit, &ok);
+  return ok;
+}
+
+typedef struct {
+  scan_inv *inv;
+  CXCursor d[INV_VARS]; /* the variables, in the loop's frame */
+  scan_inv_var v[INV_VARS];
+  int n;
+} loop_inv;
+
+/* the integers the loop changes (its counter too, when it moves by whole
+   steps), with their entry values from pre and their opaque values in I->env */
+static int inv_vars(interp *I, env *pre, const cursor_vec *mods, const cursor_vec *inc_mods, const ivinfo *iv,
+                    bool has_iv, loop_inv *L) {
+  L->n = 0;
+  for (size_t i = 0; i < mods->n && L->n < INV_VARS; i++) {
+    CXCursor d = mods->v[i];
+    bool is_ctr = has_iv && clang_equalCursors(d, iv->var);
+    if (is_ctr ? iv->geometric : in_list(d, inc_mods->v, inc_mods->n)) continue;
+    ctype t = scan_front_ctype(clang_getCursorType(d));
+    unsigned f;
+    val *now = binding(I, d, &f);
+    val *then = scan_env_get(pre, f, d);
+    if (t.k != CT_INT || !now || !then || now->k != V_INT || then->k != V_INT || now->e->op != SX_VAR ||
+        now->e->w != then->e->w)
+      continue;
+    L->d[L->n] = d;
+    L->v[L->n] = (scan_inv_var){then->e, now->e, t.sgn, is_ctr};
+    L->n++;
+  }
+  return L->n;
+}
+
+/* the tracked variables' values in I->env (NULL: not an integer there); a
+   for loop's counter steps after the body */
+static void inv_values(interp *I, const loop_inv *L, const ivinfo *iv, bool is_for, const sx **out) {
+  for (int i = 0; i < L->n; i++) {
+    if (L->v[i].counter && is_for) {
+      out[i] = scan_expr_bin(iv->dir > 0 ? SX_ADD : SX_SUB, L->v[i].x, iv->step);
+      continue;
+    }
+    val *b = binding(I, L->d[i], NULL);
+    out[i] = b && b->k == V_INT && b->e->w == L->v[i].x->w ? b->e : NULL;
+  }
+}
+
+/* Houdini over the body: it runs as a trial (accesses and uses taken back)
+   under every candidate left, until the candidates it keeps are all of them.
+   I->reach is the top of an iteration (the condition holds); I->env has the
+   opaque values. On return the invariants are facts of those values, and L
+   keeps them for the values after the loop. */
+static void infer_invariants(interp *I, env *pre, const sx *entry, CXCursor body, const cursor_vec *mods,
+                             CXCursor inc, const ivinfo *iv, bool has_iv, bool is_for, loop_inv *L) {
+  L->inv = NULL;
+  if (I->trial || !trial_safe(I, body)) return;
+  cursor_vec inc_mods = {0};
+  if (!null(inc)) scan_exec_modified_vars(inc, &inc_mods);
+  if (!inv_vars(I, pre, mods, &inc_mods, iv, has_iv, L)) return;
+  bool any = false;
+  for (int i = 0; i < L->n; i++) any |= !L->v[i].counter;
+  if (!any) return;
+  scan_inv *inv = scan_invariant_new(L->v, L->n, entry);
+  const sx *next[INV_VARS];
+  bool stable = false;
+  for (int round = 0; round < INV_ROUNDS && !stable && scan_invariant_count(inv); round++) {
+    env *saved = I->env;
+    const sx *saved_reach = I->reach;
+    size_t na = scan_model_state.accesses.n, nu = scan_model_state.uses.n, np = scan_model_state.parts.n;
+    size_t nr = I->fr ? I->fr->rets.n : 0; /* a return in the body: the real run's counts */
+    I->env = scan_env_copy(saved);
+    I->reach = scan_expr_and(I->reach, scan_invariant_assumed(inv));
+    I->trial = true;
+    jump j;
+    push_jump(I, &j, false);
+    scan_eval_forget_stores(I);
+    scan_exec_stmt(I, body);
+    I->jmp = j.up;
+    inv_values(I, L, iv, is_for, next);
+    const sx *back = I->reach;
+    I->trial = false;
+    I->env = saved;
+    I->reach = saved_reach;
+    scan_eval_forget_stores(I);
+    scan_model_state.accesses.n = na;
+    scan_model_state.uses.n = nu;
+    scan_model_state.parts.n = np;
+    if (I->fr) I->fr->rets.n = nr;
+    stable = scan_invariant_step(inv, back, next);
+  }
+  if (!stable || !scan_invariant_count(inv)) return;
+  const sx *x[INV_VARS];
+  for (int i = 0; i < L->n; i++) x[i] = L->v[i].x;
+  scan_invariant_attach(inv, x);
+  L->inv = inv;
+}
+
 static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body, bool is_for,
                       bool is_do) {
   scan_loc loc = scan_front_cursor_loc(loop);
@@ -487,6 +639,8 @@ static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CX
     }
     I->reach = scan_expr_and(I->reach, c);
   }
+  loop_inv li = {0};
+  if (!ping && !is_do) infer_invariants(I, pre, entry, body, &mods, inc, &iv, has_iv, is_for, &li);
   env *top = ping ? scan_env_copy(I->env) : NULL;
   const sx *top_reach = I->reach;
   jump j;
@@ -533,6 +687,16 @@ static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CX
     scan_model_state.accesses.n = na;
     scan_model_state.uses.n = nu;
     scan_expr_var_fact(id, scan_expr_and(at_exit, fails));
+  }
+  /* a loop left only through its condition leaves at the top of an
+     iteration, where its invariants hold */
+  if (li.inv && !forever && scan_expr_is_false(j.brk)) {
+    const sx *after[INV_VARS];
+    for (int i = 0; i < li.n; i++) {
+      val *b = binding(I, li.d[i], NULL);
+      after[i] = b && b->k == V_INT && b->e->w == li.v[i].x->w ? b->e : NULL;
+    }
+    scan_invariant_attach(li.inv, after);
   }
 }
 

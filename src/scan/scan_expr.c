@@ -463,6 +463,10 @@ void scan_expr_var_fact(int id, const sx *fact) {
   if (!scan_expr_is_true(fact)) VEC_PUSH(vars.v[id]->facts, fact);
 }
 
+void scan_expr_var_inv_fact(int id, const sx *fact) {
+  if (!scan_expr_is_true(fact)) VEC_PUSH(vars.v[id]->inv_facts, fact);
+}
+
 const sx *scan_expr_opaque(unsigned w, bool sgn, scan_loc loc, const char *why) {
   int v = scan_expr_var_new(VK_OPAQUE, "?", w, sgn, loc);
   scan_expr_var_get(v)->why = why;

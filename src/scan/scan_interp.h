@@ -105,6 +105,7 @@ typedef struct interp {
   CXCursor hint_decl; /* the variable hint_call initialises (a constructor's object) */
   val self_arg;       /* the object of the method scan_exec_call_user enters next */
   VEC(local_store) stores; /* per local array; emptied at calls and around loop bodies */
+  bool trial;         /* a loop's body run to test invariants (scan_exec.c): loops in it infer none */
 } interp;
 
 /* ---- values (scan_eval.c) ---- */
@@ -217,6 +218,25 @@ int scan_device_array(interp *I, CXCursor decl, CXType t);
 /* a pointer variable initialised from a shared or local array: a partition */
 val scan_device_partition(interp *I, CXCursor decl, val v);
 int scan_device_launch_count(CXCursor kernel);
+
+/* ---- relations a loop keeps (scan_invariant.c) ---- */
+typedef struct {
+  const sx *entry; /* the value before the loop */
+  const sx *x;     /* the opaque value at the top of an iteration */
+  bool sgn;
+  bool counter;    /* the loop's counter (its own facts bound it) */
+} scan_inv_var;
+typedef struct scan_inv scan_inv;
+/* the candidates over n variables (kept by the caller) that hold at entry */
+scan_inv *scan_invariant_new(const scan_inv_var *vars, int n, const sx *entry_reach);
+int scan_invariant_count(const scan_inv *v);
+/* every candidate left, of the x values: what a trial of the body assumes */
+const sx *scan_invariant_assumed(const scan_inv *v);
+/* drops the candidates that the values at the back edge (next[i]; NULL: not
+   an integer there) do not keep under back, the reach there; true when none was */
+bool scan_invariant_step(scan_inv *v, const sx *back, const sx *const *next);
+/* the candidates left, of vals (NULL: skipped), as facts of those that are variables */
+void scan_invariant_attach(const scan_inv *v, const sx *const *vals);
 
 /* ---- the whole program (scan_unit.c) ---- */
 unsigned scan_unit_frame(void); /* a fresh frame id */
