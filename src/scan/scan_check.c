@@ -170,11 +170,14 @@ static qres decide(scan_query *q, scan_goal goal, const sx *reach, uint64_t *val
   Q.with_inv = true;
   scan_check_query_build(&qi, goal, reach);
   Q.with_inv = false;
-  uint64_t *vi = scan_util_alloc((scan_expr_var_count() + 1) * sizeof *vi);
-  scan_z3_side(true); /* a question the invariants add: their budget */
-  qres ri = decide_plain(&qi, vi);
+  /* a question the invariants add, on their budget, for a proof only (no
+     witness search: a witness here would be an unknown's) */
+  scan_z3_side(true);
+  range_ctx *r = scan_range_new(&qi);
+  bool proved = scan_range_safe(r, &qi) || scan_relax_check(r, &qi, scan_main_options.rlimit / 32) == Q_UNSAT ||
+                scan_z3_check(&qi, scan_main_options.rlimit / 32, NULL) == Q_UNSAT;
   scan_z3_side(false);
-  if (ri != Q_UNSAT) return res;
+  if (!proved) return res;
   S.by_invariants++;
   *q = qi;
   return Q_UNSAT;
@@ -196,6 +199,11 @@ static void implies_query(scan_query *q, const sx *reach, const sx *f) {
 #define IMPLIED_ROUNDS 8
 void scan_check_implied(const sx *reach, const sx *const *fs, int n, bool *proved) {
   double t0 = now();
+  for (int i = 0; i < n; i++) proved[i] = false;
+  /* the tests take half the invariants' budget at most (a quarter of
+     --budget): the questions asked again with what they find come after
+     every loop is analysed */
+  if (scan_z3_side_spent() >= scan_main_options.budget / 4) return;
   S.implications += (unsigned)n;
   scan_z3_side(true);
   int *alive = scan_util_alloc(((size_t)n + 1) * sizeof *alive), na = 0;
@@ -228,8 +236,8 @@ void scan_check_implied(const sx *reach, const sx *const *fs, int n, bool *prove
   for (int i = 0; i < na; i++) {
     scan_query q;
     implies_query(&q, reach, fs[alive[i]]);
-    proved[alive[i]] = scan_relax_check(scan_range_new(&q), &q, scan_main_options.rlimit / 128) == Q_UNSAT ||
-                       scan_z3_check(&q, scan_main_options.rlimit / 128, NULL) == Q_UNSAT;
+    proved[alive[i]] = scan_relax_check(scan_range_new(&q), &q, scan_main_options.rlimit / 64) == Q_UNSAT ||
+                       scan_z3_check(&q, scan_main_options.rlimit / 32, NULL) == Q_UNSAT;
   }
   scan_z3_side(false);
   S.t_impl += now() - t0;
@@ -238,7 +246,7 @@ void scan_check_implied(const sx *reach, const sx *const *fs, int n, bool *prove
 void scan_check_stats(FILE *out) {
   fprintf(out,
           "gsan scan: %u questions: %u answered before, %u decided by intervals (%.2f s), %u by the relaxation (%.2f s), "
-          "%u by a small witness (%.2f s), %u by the exact search (%.2f s); %u loop invariants tested (%.2f s, %llu units of their own quarter of the budget), "
+          "%u by a small witness (%.2f s), %u by the exact search (%.2f s); %u loop invariants tested (%.2f s, %llu units of their own half of the budget), "
           "%u accesses proved with them; "
           "%llu of %llu resource units\n",
           S.questions + scan_cache_hits(), scan_cache_hits(), S.by_range, S.t_range, S.by_relax, S.t_relax, S.small, S.t_small,

@@ -435,7 +435,7 @@ static bool find_swap(CXCursor body, CXCursor *a, CXCursor *b) {
 
 /* ---- relations a loop keeps (scan_invariant.c) ---- */
 #define INV_VARS 6   /* integers tracked per loop */
-#define INV_ROUNDS 4 /* trials of the body before giving up */
+#define INV_ROUNDS 6 /* trials of the body before giving up */
 
 /* may the body run as a trial, its accesses then taken back: nothing in it
    changes the model otherwise (an allocation, a free, a launch, a host call
@@ -535,15 +535,24 @@ static void inv_values(interp *I, const loop_inv *L, const ivinfo *iv, bool is_f
   }
 }
 
+/* does an access the body made (those from the na-th on) have an address
+   that depends on a tracked variable other than the counter? A loop whose
+   changed integers index nothing (tallies, sums) is not worth the tests:
+   HeCBench's deredundancy tested 259 candidates for none */
+static bool addresses_use(const loop_inv *L, size_t na) {
+  for (size_t a = na; a < scan_model_state.accesses.n; a++)
+    for (int i = 0; i < L->n; i++)
+      if (!L->v[i].counter && mentions_var(scan_model_state.accesses.v[a].off, L->v[i].x->k)) return true;
+  return false;
+}
+
 /* Houdini over the body: it runs as a trial (accesses and uses taken back)
    under every candidate left, until the candidates it keeps are all of them.
    I->reach is the top of an iteration (the condition holds); I->env has the
    opaque values. On return the invariants are facts of those values, and L
    keeps them for the values after the loop. */
-static void infer_invariants(interp *I, env *pre, const sx *entry, CXCursor body, const cursor_vec *mods,
-                             CXCursor inc, const ivinfo *iv, bool has_iv, bool is_for, loop_inv *L) {
-  L->inv = NULL;
-  if (I->trial || !trial_safe(I, body)) return;
+static void infer_at(interp *I, env *pre, const sx *entry, CXCursor body, const cursor_vec *mods, CXCursor inc,
+                     const ivinfo *iv, bool has_iv, bool is_for, loop_inv *L) {
   cursor_vec inc_mods = {0};
   if (!null(inc)) scan_exec_modified_vars(inc, &inc_mods);
   if (!inv_vars(I, pre, mods, &inc_mods, iv, has_iv, L)) return;
@@ -566,6 +575,7 @@ static void infer_invariants(interp *I, env *pre, const sx *entry, CXCursor body
     scan_eval_forget_stores(I);
     scan_exec_stmt(I, body);
     I->jmp = j.up;
+    bool used = round > 0 || addresses_use(L, na);
     inv_values(I, L, iv, is_for, next);
     const sx *back = I->reach;
     I->trial = false;
@@ -576,6 +586,7 @@ static void infer_invariants(interp *I, env *pre, const sx *entry, CXCursor body
     scan_model_state.uses.n = nu;
     scan_model_state.parts.n = np;
     if (I->fr) I->fr->rets.n = nr;
+    if (!used) return;
     stable = scan_invariant_step(inv, back, next);
   }
   if (!stable || !scan_invariant_count(inv)) return;
@@ -583,6 +594,47 @@ static void infer_invariants(interp *I, env *pre, const sx *entry, CXCursor body
   for (int i = 0; i < L->n; i++) x[i] = L->v[i].x;
   scan_invariant_attach(inv, x);
   L->inv = inv;
+}
+
+/* loops (by where they are) whose inference found nothing, and how often:
+   a helper's loop runs once per call site (HeCBench's segsort calls its
+   binary search from hundreds), and one that keeps nothing at its first
+   three sites mostly keeps nothing at the rest; one that kept something
+   once is always tried */
+#define INV_GIVE_UP 3
+#define INV_FRUITFUL (~0u)
+static struct {
+  scan_loc *at;
+  unsigned *misses;
+  size_t n, cap;
+} fruitless;
+
+static unsigned *misses_of(scan_loc at) {
+  for (size_t i = 0; i < fruitless.n; i++)
+    if (!scan_util_loc_cmp(fruitless.at[i], at)) return &fruitless.misses[i];
+  if (fruitless.n == fruitless.cap) {
+    size_t cap = fruitless.cap ? 2 * fruitless.cap : 64;
+    scan_loc *a = scan_util_alloc(cap * sizeof *a);
+    unsigned *m = scan_util_alloc(cap * sizeof *m);
+    for (size_t i = 0; i < fruitless.n; i++) a[i] = fruitless.at[i], m[i] = fruitless.misses[i];
+    fruitless.at = a, fruitless.misses = m, fruitless.cap = cap;
+  }
+  fruitless.at[fruitless.n] = at;
+  fruitless.misses[fruitless.n] = 0;
+  return &fruitless.misses[fruitless.n++];
+}
+
+void scan_exec_reset(void) { memset(&fruitless, 0, sizeof fruitless); }
+
+static void infer_invariants(interp *I, env *pre, const sx *entry, CXCursor body, const cursor_vec *mods,
+                             CXCursor inc, const ivinfo *iv, bool has_iv, bool is_for, loop_inv *L) {
+  L->inv = NULL;
+  if (I->trial || !trial_safe(I, body)) return;
+  unsigned *misses = misses_of(scan_front_cursor_loc(body));
+  if (*misses >= INV_GIVE_UP && *misses != INV_FRUITFUL) return;
+  infer_at(I, pre, entry, body, mods, inc, iv, has_iv, is_for, L);
+  if (L->inv) *misses = INV_FRUITFUL;
+  else if (*misses != INV_FRUITFUL) ++*misses;
 }
 
 static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body, bool is_for,

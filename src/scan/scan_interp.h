@@ -219,6 +219,8 @@ int scan_device_array(interp *I, CXCursor decl, CXType t);
 val scan_device_partition(interp *I, CXCursor decl, val v);
 int scan_device_launch_count(CXCursor kernel);
 
+void scan_exec_reset(void); /* scan_reset's share: the loops whose invariants came to nothing */
+
 /* ---- relations a loop keeps (scan_invariant.c) ---- */
 typedef struct {
   const sx *entry; /* the value before the loop */

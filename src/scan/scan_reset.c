@@ -9,6 +9,7 @@
 
 void scan_reset(void) {
   scan_unit_reset();
+  scan_exec_reset();
   scan_tables_reset();
   scan_check_reset();
   scan_cache_reset();

@@ -53,7 +53,7 @@ Z3_solver scan_z3_solver(const char *logic, uint64_t rlimit);
 bool scan_z3_budget_spent(void);
 uint64_t scan_z3_spent(void);
 /* on: what follows is a loop invariant's test, counted against its own
-   quarter of --budget (and the budget it sees is that one) */
+   half of --budget (and the budget it sees is that one) */
 void scan_z3_side(bool on);
 uint64_t scan_z3_side_spent(void);
 void scan_z3_release(Z3_solver s);
