@@ -208,7 +208,8 @@ static int check_one(uint64_t base, broken *out) { return check_slot(base, RT_SL
 /* Checks the recently used allocations (under cs.lock); a broken one is
  * dropped from the list (reported once). Returns how many are broken. An
  * intact one is marked as checked since the latest launch only when the
- * caller knows those launches are done (settled: after a synchronisation);
+ * caller knows those launches are done (settled: after a wait for the
+ * whole context, not one stream's);
  * the monitor's check runs beside kernels that may still write past an
  * end, and marked, the free after them would skip its check
  * (tests/runtime/canary.test's "free" missed its overflow that way, now
@@ -253,13 +254,16 @@ static void report(const broken *b, unsigned n, const char *found_at, const char
 }
 
 /* A check's findings reported, with the kernel log as it was (copied under
- * the lock, which is dropped here). */
-static void finish(const broken *b, unsigned n, const char *found_at) {
+ * the lock, which is dropped here). whole: the check covered every recent
+ * allocation after a wait for every kernel, so a clean one starts the log
+ * again; one allocation's check at its free, or a check after one stream's
+ * wait, leaves it (the kernels it names may yet break another canary). */
+static void finish(const broken *b, unsigned n, const char *found_at, int whole) {
   const char *k[LOGGED];
   unsigned nk = cs.nlog;
   uint64_t launches = cs.launches;
   memcpy(k, cs.log, nk * sizeof k[0]);
-  if (!n) clean();
+  if (!n && whole) clean();
   pthread_mutex_unlock(&cs.lock);
   report(b, n, found_at, k, nk, launches);
 }
@@ -294,7 +298,7 @@ rt_status rt_canary_free(rt_dev *d, uint64_t ptr, rt_alloc_info *info, const cha
   if (st == RT_OK) drop_recent(ptr);
   /* a kept slot stays live: reported now, and not again */
   if (n && st == RT_KEPT) drop_recent(ptr);
-  finish(&b, n, api);
+  finish(&b, n, api, 0);
   return st;
 }
 
@@ -306,7 +310,7 @@ void rt_canary_retired(rt_dev *d, uint64_t ptr, const char *api) {
   unsigned n = rt_arena_find(d->arena, ptr, &i) == RT_OK && i.base == ptr && !unchanged(d, &i) &&
                check_slot(ptr, RT_SLOT_FREED, &b);
   drop_recent(ptr);
-  finish(&b, n, api);
+  finish(&b, n, api, 0);
 }
 
 int rt_canary_retired_window(rt_dev *d, uint64_t ptr, uint64_t *start, uint64_t *len, uint64_t *size) {
@@ -329,7 +333,7 @@ void rt_canary_retired_read(rt_dev *d, uint64_t ptr, const unsigned char *got, u
   pthread_mutex_lock(&cs.lock);
   unsigned n = rt_arena_find(d->arena, ptr, &i) == RT_OK && i.base == ptr && i.state == RT_SLOT_FREED &&
                compare(&i, got, start, len, &b);
-  finish(&b, n, api);
+  finish(&b, n, api, 0);
 }
 
 /* the function's name and the parameters that may hold a pointer, asked of
@@ -450,7 +454,7 @@ static void report_fault(CUresult r, const char *api) {
   rt_report_end(sc);
 }
 
-void rt_canary_synced(CUresult r, const char *api) {
+void rt_canary_synced(CUresult r, const char *api, int whole) {
   if (!rt_gsan_is_ready() || rt_gsan.forked) return;
   if (r == CUDA_ERROR_ILLEGAL_ADDRESS) {
     report_fault(r, api);
@@ -471,11 +475,11 @@ void rt_canary_synced(CUresult r, const char *api) {
     return;
   }
   static broken b[RECENT];
-  unsigned n = check_recent(b, 1);
+  unsigned n = check_recent(b, whole);
   /* a successful synchronisation: the fault report's list starts again */
   cs.nsynced = 0;
   cs.synced_launches = 0;
-  finish(b, n, api);
+  finish(b, n, api, whole);
 }
 
 void rt_canary_tick(void) {
@@ -514,7 +518,7 @@ void rt_canary_exit(void) {
       n += (unsigned)(!unchanged(d, &all.p[i]) && check_one(all.p[i].base, &b[n]));
     free(all.p);
   }
-  finish(b, n, "exit");
+  finish(b, n, "exit", 1);
 }
 
 void rt_canary_forget_device(const rt_dev *d) {

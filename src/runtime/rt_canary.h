@@ -60,10 +60,13 @@ void rt_canary_retired_read(struct rt_dev *d, uint64_t ptr, const unsigned char 
  * arena pointer parameters noted as recently used. */
 void rt_canary_launch(CUfunction f, void **params);
 /* A synchronising call (api) returned r: the recently used allocations a
- * kernel may have written since their last check are checked. A fault
+ * kernel may have written since their last check are checked; whole: the
+ * call waited for every kernel of the context, so an intact one counts as
+ * checked after them (a stream's wait leaves other streams' kernels
+ * running, and the free after them must still read it). A fault
  * (cudaErrorIllegalAddress) is reported instead, with the kernels launched
  * since the last successful synchronisation. */
-void rt_canary_synced(CUresult r, const char *api);
+void rt_canary_synced(CUresult r, const char *api, int whole);
 /* The monitor thread's check while kernels run (every canary_check_ms). */
 void rt_canary_tick(void);
 /* At exit: every live allocation is checked. */

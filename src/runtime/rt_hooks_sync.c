@@ -24,15 +24,16 @@ RT_DRIVER_SYNC(RT_HOOK_DECLARE)
 
 /* a wait (api) has finished: what the device wrote so far is there to
  * print, and the canaries of the allocations recently used to check (or the
- * fault to report) */
-static CUresult waited(CUresult r, const char *api) {
+ * fault to report); whole: it waited for every kernel of the context (a
+ * stream's or an event's wait leaves other streams' kernels running) */
+static CUresult waited(CUresult r, const char *api, int whole) {
   rt_drain_after(r);
-  rt_canary_synced(r, api);
+  rt_canary_synced(r, api, whole);
   return r;
 }
 
 /* a launch that fails may be telling of an earlier kernel's fault */
-static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : waited(r, "a kernel launch"); }
+static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : waited(r, "a kernel launch", 0); }
 
 /* A launch refused for its resources (r): a copy's, tried again as the
  * kernel itself (LAUNCH: the driver's call on f, args, extra), which may
@@ -51,23 +52,23 @@ static CUresult launched(CUresult r) { return r == CUDA_SUCCESS ? r : waited(r, 
     if (o_ != CUDA_SUCCESS) return launched(o_);       \
   } while (0)
 
-static CUresult w_CtxSynchronize(void) { return waited(rt_driver.cu.CtxSynchronize(), "cuCtxSynchronize"); }
+static CUresult w_CtxSynchronize(void) { return waited(rt_driver.cu.CtxSynchronize(), "cuCtxSynchronize", 1); }
 /* CUDA 13's form, with the context to wait for */
-static CUresult w_CtxSynchronize13(CUcontext c) { return waited(real.CtxSynchronize13[0](c), "cuCtxSynchronize"); }
-static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchronize[0](e), "cuEventSynchronize"); }
+static CUresult w_CtxSynchronize13(CUcontext c) { return waited(real.CtxSynchronize13[0](c), "cuCtxSynchronize", 1); }
+static CUresult w_EventSynchronize(CUevent e) { return waited(real.EventSynchronize[0](e), "cuEventSynchronize", 0); }
 
 /* v_<key>: the body of both variants' wrappers, V the variant (0: legacy
  * stream, 1: per-thread stream); w_<key> and w_<key>_pt: the wrappers
  * (rt_driver.inc) */
 static CUresult v_StreamSynchronize(int V, CUstream s) {
-  return waited(real.StreamSynchronize[V](s), "cuStreamSynchronize");
+  return waited(real.StreamSynchronize[V](s), "cuStreamSynchronize", 0);
 }
 static CUresult w_StreamSynchronize(CUstream s) { return v_StreamSynchronize(0, s); }
 static CUresult w_StreamSynchronize_pt(CUstream s) { return v_StreamSynchronize(1, s); }
 
 static CUresult v_StreamQuery(int V, CUstream s) {
   CUresult r = real.StreamQuery[V](s);
-  return r == CUDA_ERROR_NOT_READY ? r : waited(r, "cuStreamQuery");
+  return r == CUDA_ERROR_NOT_READY ? r : waited(r, "cuStreamQuery", 0);
 }
 static CUresult w_StreamQuery(CUstream s) { return v_StreamQuery(0, s); }
 static CUresult w_StreamQuery_pt(CUstream s) { return v_StreamQuery(1, s); }

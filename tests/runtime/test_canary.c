@@ -2,7 +2,7 @@
  * run: a "kernel" gsan did not instrument is a cuLaunchKernel whose function
  * is its name (the fake's cuFuncGetName gives it back), and its write past
  * an allocation's end is the fake's fake_kernel_write into mapped memory.
- * Usage: test_canary clean|layout|reads|free|odd|sync|exit|monitor|fault|churn|limit */
+ * Usage: test_canary clean|layout|reads|free|odd|sync|exit|monitor|late|stream|fault|churn|limit */
 #include "driver.h"
 
 #include <stdint.h>
@@ -174,6 +174,20 @@ int main(int argc, char **argv) {
     usleep(300000);
     unsigned char v = 0;
     kwrite(a + 4000 + 2, &v, 1);
+    printf("free: %d\n", Free(a));
+  } else if (!strcmp(sc, "stream")) {
+    /* a kernel on one stream, a wait for another: the canary is intact at
+     * the wait and broken after (the kernel still runs); the free must still
+     * read it */
+    CUresult (*StreamSync)(CUstream) = get("cuStreamSynchronize");
+    printf("launch: %d\n", launch("_Z8overflowPfi", a));
+    CUdeviceptr other;
+    Alloc(&other, 64);
+    printf("free(other): %d\n", Free(other));
+    printf("cuStreamSynchronize(other): %d\n", StreamSync((CUstream)0x42));
+    fflush(stdout);
+    unsigned char v = 0;
+    kwrite(a + 4000 + 3, &v, 1);
     printf("free: %d\n", Free(a));
   } else if (!strcmp(sc, "churn")) {
     /* a granule's worth of 64 KiB allocations freed at once unmaps it while
