@@ -64,8 +64,8 @@ SANITIZER_INC := $(patsubst %/sanitizer.h,%,$(firstword $(wildcard $(CUDA_HOME)/
                    $(if $(DEPS_DIR),$(DEPS_DIR)/sanitizer/include/sanitizer.h))))
 NVCC         ?= $(firstword $(wildcard $(CUDA_HOME)/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
 BINARY_SMS   ?= 75 80 86 89 90
-LIB_SRC += src/runtime/rt_binary.c src/runtime/rt_binary_names.c
-$(BUILD)/lib/libgsan.so: src/runtime/rt_binary.c src/runtime/rt_binary_names.c
+LIB_SRC += src/runtime/rt_binary.c src/runtime/rt_binary_names.c src/runtime/rt_binary_probe.c
+$(BUILD)/lib/libgsan.so: src/runtime/rt_binary.c src/runtime/rt_binary_names.c src/runtime/rt_binary_probe.c
 ifneq ($(SANITIZER_INC),)
 SANITIZER_FLAGS := -DGSAN_HAVE_SANITIZER -I$(SANITIZER_INC)
 $(BUILD)/lib/libgsan.so $(BUILD)/asan-lib/src/runtime/rt_binary.o $(BUILD)/obj/src/cli/cli_run.o $(BUILD)/asan/src/cli/cli_run.o: \
@@ -148,9 +148,9 @@ $(BUILD)/bin/test_report: $(REPORT_SRC) tests/runtime/test_report.c $(HDR) tests
 	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) tests/runtime/test_report.c -o $@ -lstdc++
 
 # binary mode's records, decoded without a site table and reported
-$(BUILD)/bin/test_binary: $(REPORT_SRC) src/runtime/rt_binary_names.c src/runtime/rt_arena.c tests/runtime/fake_vmm.c tests/runtime/test_binary.c $(HDR)
+$(BUILD)/bin/test_binary: $(REPORT_SRC) src/runtime/rt_binary_names.c src/runtime/rt_binary_probe.c src/runtime/rt_arena.c tests/runtime/fake_vmm.c tests/runtime/test_binary.c $(HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) src/runtime/rt_binary_names.c src/runtime/rt_arena.c tests/runtime/fake_vmm.c \
+	$(CC) $(WARN) $(CPPFLAGS) -O1 -g $(SAN) $(REPORT_SRC) src/runtime/rt_binary_names.c src/runtime/rt_binary_probe.c src/runtime/rt_arena.c tests/runtime/fake_vmm.c \
 	  tests/runtime/test_binary.c -o $@ -lstdc++ -lpthread
 
 $(BUILD)/bin/test_foreign: src/runtime/rt_foreign.c tests/runtime/test_foreign.c $(HDR) tests/runtime/check.h

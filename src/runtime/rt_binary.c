@@ -209,6 +209,7 @@ static SanitizerResult put(const rt_dev *d, CUcontext ctx, void *dst, void *src,
 static struct {
   unsigned long long ctx_id; /* + 1 */
   void *dev;
+  CUcontext ctx; /* where it was allocated: it goes with that context */
 } heaps[RT_MAX_DEVICES];
 
 static void *heap_for(const Sanitizer_LaunchData *l, rt_dev *d, Sanitizer_StreamHandle stream) {
@@ -234,6 +235,7 @@ static void *heap_for(const Sanitizer_LaunchData *l, rt_dev *d, Sanitizer_Stream
   }
   heaps[l->device].ctx_id = d->ctx_id + 1;
   heaps[l->device].dev = dev;
+  heaps[l->device].ctx = l->context;
   rt_binary_set_heap(l->device, dev ? blocks : NULL); /* the host's view, for reports and leaks */
   return dev;
 }
@@ -250,13 +252,6 @@ static void *heap_for(const Sanitizer_LaunchData *l, rt_dev *d, Sanitizer_Stream
 #define LOCAL_WINDOW (1ull << 24)
 static uint64_t local_top[RT_MAX_DEVICES];
 
-static const char probe_ptx[] =
-    ".version 7.0\n.target sm_52\n.address_size 64\n"
-    ".visible .entry gsan_binary_local_probe(.param .u64 out)\n{\n"
-    "\t.local .align 16 .b8 buf[16];\n\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<2>;\n"
-    "\tmov.u32 %r1, 1;\n\tst.volatile.local.u32 [buf], %r1;\n"
-    "\tmov.u64 %rd1, buf;\n\tld.param.u64 %rd2, [out];\n\tcvta.to.global.u64 %rd2, %rd2;\n"
-    "\tst.global.u64 [%rd2], %rd1;\n\tret;\n}\n";
 
 /* where a thread's stack starts in d's local window, under the patches: the
  * probe's array address plus its 16 bytes; 0 when it cannot be measured,
@@ -276,7 +271,7 @@ static uint64_t measure_local_top(rt_dev *d, char *why, size_t n) {
   CUdeviceptr out = 0;
   uint64_t v = 0;
   const char *step = "cuModuleLoadData";
-  CUresult r = rt_driver.cu.ModuleLoadData(&m, probe_ptx);
+  CUresult r = rt_driver.cu.ModuleLoadData(&m, rt_binary_probe_ptx);
   if (r == CUDA_SUCCESS) step = "cuModuleGetFunction", r = get_fn(&f, m, "gsan_binary_local_probe");
   if (r == CUDA_SUCCESS) step = "cuMemAlloc", r = rt_driver.cu.MemAlloc(&out, 8);
   void *args[] = {&out};
@@ -402,13 +397,21 @@ static void node_launch_begin(const Sanitizer_GraphNodeLaunchData *n) {
   if (n->nodeType == CU_GRAPH_NODE_TYPE_KERNEL && n->launchData.function) launch_begin(&n->launchData, 1);
 }
 
-/* A context being destroyed (cuCtxDestroy, a device reset): its patches and
- * its modules' go with it. The driver may give the next context, and a
- * module loaded there, the same handle: left marked, the new context would
- * count as patched and get none (every module there failed to patch:
- * tests/gpu/stress/device_reset.cu under --binary). */
+/* A context being destroyed (cuCtxDestroy, a device reset): its patches,
+ * its modules' marks and its device-heap record go with it. The driver may
+ * give the next context, and a module loaded there, the same handle: left
+ * marked, the new context would count as patched and get none (every module
+ * there failed to patch: tests/gpu/stress/device_reset.cu under --binary). */
 static void context_gone(const Sanitizer_ResourceContextData *c) {
   pthread_mutex_lock(&patch_lock);
+  /* the heap record's host blocks were allocated in it: read at exit, they
+   * were freed memory (a SIGSEGV in the leak check after a device reset,
+   * tests/gpu/stress/device_reset.cu under --binary on the H100 at af5d349) */
+  for (int i = 0; i < RT_MAX_DEVICES; i++)
+    if (heaps[i].ctx_id && heaps[i].ctx == c->context) {
+      rt_binary_set_heap(i, NULL);
+      heaps[i].ctx_id = 0, heaps[i].dev = NULL, heaps[i].ctx = NULL;
+    }
   for (unsigned i = 0; i < npatched_ctx; i++)
     if (patched_ctx[i] == c->context) {
       patched_ctx[i] = patched_ctx[--npatched_ctx];

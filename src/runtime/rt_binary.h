@@ -26,6 +26,9 @@ const char *rt_binary_kernel_name(uint32_t index);
  * or 0 when rec is not one. */
 int rt_binary_site(const gsan_record *rec, rt_site *s);
 
+/* the probe kernel's PTX (rt_binary_probe.c): where threads' stacks start */
+extern const char rt_binary_probe_ptx[];
+
 /* devices with a heap record: rt_device.h's RT_MAX_DEVICES (rt_binary.c
  * checks that they agree) */
 #define RT_BINARY_DEVICES 16

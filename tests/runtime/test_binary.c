@@ -3,7 +3,7 @@
  * decoded without a site table and printed through the same report path as
  * instrumented code's. The lit test (binary.test) holds the output.
  * Usage: test_binary overflow | uaf | json | repeats | plain | shared | local
- *        | heap-overflow | heap-uaf | double-free | invalid-free */
+ *        | heap-overflow | heap-uaf | double-free | invalid-free | probe-ptx */
 #include "../../src/runtime/rt_arena.h"
 #include "../../src/runtime/rt_binary.h"
 #include "../../src/runtime/rt_report.h"
@@ -30,6 +30,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *sc = argv[1];
+  if (!strcmp(sc, "probe-ptx")) { /* the probe kernel's PTX, for ptxas */
+    fputs(rt_binary_probe_ptx, stdout);
+    return 0;
+  }
   static rt_log log;
   rt_log_init(&log, stdout, !strcmp(sc, "json"), 4242);
   /* two kernels launched: the second one fails */
