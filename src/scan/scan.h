@@ -189,6 +189,8 @@ typedef struct {
   const int64_t *vals;   /* and, for a short one, the elements: nvals of elsize bytes */
   uint32_t nvals, elsize;
   int join[2];           /* RG_JOIN: the regions chosen between */
+  bool automatic;        /* a function's own array (RG_LOCAL, or a host RG_HOSTVAR not
+                            static): only a pointer to it reaches it */
 } scan_region;
 
 /* a logical partition of a shared or local array: a pointer variable carved

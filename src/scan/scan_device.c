@@ -319,6 +319,7 @@ int scan_device_array(interp *I, CXCursor decl, CXType t) {
   const char *text = size && el ? scan_util_fmt("%llu * %llu", (unsigned long long)(size / el), (unsigned long long)el) : NULL;
   int r = scan_model_region(shared ? RG_SHARED : RG_LOCAL, name, loc, sz, text);
   scan_model_reg(r)->ctx = I->ctx;
+  scan_model_reg(r)->automatic = !shared;
   return r;
 }
 

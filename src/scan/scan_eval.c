@@ -553,8 +553,10 @@ static val lval_var_get(interp *I, const lval *lv) {
 /* ---- a thread's local arrays: a store, then a load of the same element ----
    Straight-line code that fills a local array and reads it back
    (hash[i] = w >> 5; ...; bits[hash[i]]) reads what it stored. The last
-   store to each local array (RG_LOCAL: one thread's, nothing else writes it)
-   is kept with the path condition it happened under; a load at the same
+   store to each element of a local array (RG_LOCAL: one thread's, nothing
+   else writes it; and a host array) is kept with the path condition it
+   happened under (a store drops the records it may overwrite: all of the
+   array's but those at other constant offsets); a load at the same
    offset expression (expressions are shared, so the same index is the same
    pointer) whose path condition contains every conjunct of the store's
    (no branch it could have skipped the store by) gets the stored value. Any
@@ -578,26 +580,37 @@ static bool implies(const sx *reach, const sx *cond) {
   return true;
 }
 
+/* arrays whose stores are kept: a thread's own (RG_LOCAL), and a host array
+   (RG_HOSTVAR: what the host's code between two calls writes, as an OpenCL
+   port fills size_t global[2] and reads it back for its grid) */
+static bool keeps_stores(const scan_region *r) { return r->kind == RG_LOCAL || r->kind == RG_HOSTVAR; }
+
+/* may a store at offset a reach the element at offset b? only two different
+   constants say no */
+static bool may_alias(const sx *a, const sx *b) {
+  uint64_t x, y;
+  return a == b || !scan_expr_is_const(a, &x) || !scan_expr_is_const(b, &y) || x == y;
+}
+
 static void local_stored(interp *I, val ptr, val v) {
   scan_region *r = ptr.k == V_PTR && ptr.region >= 0 ? scan_model_reg(ptr.region) : NULL;
   if (!r || !scan_model_known(r)) {
     scan_eval_forget_stores(I); /* it may have been any of them */
     return;
   }
-  if (r->kind != RG_LOCAL) return;
-  size_t i = 0;
-  while (i < I->stores.n && I->stores.v[i].region != r->id) i++;
-  if (v.k != V_INT) {
-    if (i < I->stores.n) I->stores.v[i] = I->stores.v[--I->stores.n];
-    return;
-  }
+  if (!keeps_stores(r)) return;
+  /* the records this store may overwrite go; those at other constant offsets stay */
+  size_t kept = 0;
+  for (size_t i = 0; i < I->stores.n; i++)
+    if (I->stores.v[i].region != r->id || !may_alias(I->stores.v[i].off, ptr.e)) I->stores.v[kept++] = I->stores.v[i];
+  I->stores.n = kept;
+  if (v.k != V_INT) return;
   local_store st = {r->id, ptr.e, v.e, I->reach};
-  if (i < I->stores.n) I->stores.v[i] = st;
-  else VEC_PUSH(I->stores, st);
+  VEC_PUSH(I->stores, st);
 }
 
 static const sx *local_load(interp *I, val ptr, ctype t) {
-  if (ptr.k != V_PTR || ptr.region < 0 || scan_model_reg(ptr.region)->kind != RG_LOCAL || t.k != CT_INT) return NULL;
+  if (ptr.k != V_PTR || ptr.region < 0 || !keeps_stores(scan_model_reg(ptr.region)) || t.k != CT_INT) return NULL;
   for (size_t i = 0; i < I->stores.n; i++) {
     local_store *st = &I->stores.v[i];
     if (st->region == ptr.region && st->off == ptr.e && st->v->w == t.w && implies(I->reach, st->reach)) return st->v;
@@ -1027,10 +1040,35 @@ val scan_eval_minmax(interp *I, CXCursor call, bool is_max, bool sgn) {
 
 /* a call may write a local array through a pointer to it (a function whose
    body is not seen, memcpy): after it, every store before is forgotten. Its
-   arguments, and a body the model follows, still read what was stored */
+   arguments, and a body the model follows, still read what was stored. A
+   call of a plain function whose arguments are all numbers is given no
+   pointer to write through: a function's own arrays keep their stores
+   (shrRoundUp(16, width), not seen, between a host array's stores and its
+   reads), and so do global ones where the model follows its body (what it
+   writes to one it names is a store there). A constructor's object is a new
+   one (dim3(local[0], local[1])); a method has its object's. */
+static bool takes_no_pointer(CXCursor e) {
+  enum CXCursorKind k = clang_getCursorKind(clang_getCursorReferenced(e));
+  if (k != CXCursor_FunctionDecl && k != CXCursor_Constructor) return false; /* dim3(x, y): a new object's */
+  int n = clang_Cursor_getNumArguments(e);
+  if (n < 0) return false;
+  for (int i = 0; i < n; i++) {
+    ct_kind k = scan_front_ctype(clang_getCursorType(clang_Cursor_getArgument(e, (unsigned)i))).k;
+    if (k != CT_INT && k != CT_BOOL && k != CT_FLOAT) return false;
+  }
+  return true;
+}
+
 static val eval_call(interp *I, CXCursor e) {
   val v = call_value(I, e);
-  scan_eval_forget_stores(I);
+  if (!takes_no_pointer(e)) {
+    scan_eval_forget_stores(I);
+  } else if (clang_Cursor_isNull(scan_unit_definition(clang_getCursorReferenced(e)))) {
+    size_t kept = 0;
+    for (size_t i = 0; i < I->stores.n; i++)
+      if (scan_model_reg(I->stores.v[i].region)->automatic) I->stores.v[kept++] = I->stores.v[i];
+    I->stores.n = kept;
+  }
   return v;
 }
 

@@ -943,6 +943,7 @@ void scan_exec_declare_var(interp *I, CXCursor d) {
       r = scan_model_region(RG_HOSTVAR, scan_front_cursor_name(d), loc,
                        sz ? scan_expr_const(64, sz) : scan_expr_opaque(64, false, loc, scan_util_fmt("the size of '%s' is not a constant", scan_front_cursor_name(d))),
                        sz ? scan_util_fmt("%llu", (unsigned long long)sz) : NULL);
+      scan_model_reg(r)->automatic = clang_Cursor_getStorageClass(d) != CX_SC_Static;
     }
     scan_tables_values(d, scan_model_reg(r));
     scan_env_put(I->env, fr, d, scan_eval_val_ptr(r, scan_expr_const(64, 0)));
