@@ -1044,12 +1044,13 @@ val scan_eval_minmax(interp *I, CXCursor call, bool is_max, bool sgn) {
    call of a plain function whose arguments are all numbers is given no
    pointer to write through: a function's own arrays keep their stores
    (shrRoundUp(16, width), not seen, between a host array's stores and its
-   reads), and so do global ones where the model follows its body (what it
-   writes to one it names is a store there). A constructor's object is a new
-   one (dim3(local[0], local[1])); a method has its object's. */
+   reads); a global one does not (the callee may name it, and one the model
+   does not enter, or stops entering at --max-steps, writes it unseen). A
+   constructor's object is a new one (dim3(local[0], local[1])); a method
+   has its object's. */
 static bool takes_no_pointer(CXCursor e) {
-  enum CXCursorKind k = clang_getCursorKind(clang_getCursorReferenced(e));
-  if (k != CXCursor_FunctionDecl && k != CXCursor_Constructor) return false; /* dim3(x, y): a new object's */
+  enum CXCursorKind fk = clang_getCursorKind(clang_getCursorReferenced(e));
+  if (fk != CXCursor_FunctionDecl && fk != CXCursor_Constructor) return false; /* dim3(x, y): a new object's */
   int n = clang_Cursor_getNumArguments(e);
   if (n < 0) return false;
   for (int i = 0; i < n; i++) {
@@ -1063,12 +1064,12 @@ static val eval_call(interp *I, CXCursor e) {
   val v = call_value(I, e);
   if (!takes_no_pointer(e)) {
     scan_eval_forget_stores(I);
-  } else if (clang_Cursor_isNull(scan_unit_definition(clang_getCursorReferenced(e)))) {
-    size_t kept = 0;
-    for (size_t i = 0; i < I->stores.n; i++)
-      if (scan_model_reg(I->stores.v[i].region)->automatic) I->stores.v[kept++] = I->stores.v[i];
-    I->stores.n = kept;
+    return v;
   }
+  size_t kept = 0;
+  for (size_t i = 0; i < I->stores.n; i++)
+    if (scan_model_reg(I->stores.v[i].region)->automatic) I->stores.v[kept++] = I->stores.v[i];
+  I->stores.n = kept;
   return v;
 }
 
