@@ -152,6 +152,14 @@ static qres decide_new(scan_query *q, uint64_t *values) {
 
 static qres decide_plain(scan_query *q, uint64_t *values) { return scan_cache_decide(q, values, decide_new); }
 
+/* q proved (its goal impossible) by intervals, the relaxation or Z3 within
+   the limits given; no witness is looked for */
+static bool proves(scan_query *q, uint64_t relax_rlimit, uint64_t z3_rlimit) {
+  range_ctx *r = scan_range_new(q);
+  return scan_range_safe(r, q) || scan_relax_check(r, q, relax_rlimit) == Q_UNSAT ||
+         scan_z3_check(q, z3_rlimit, NULL) == Q_UNSAT;
+}
+
 static bool has_inv_facts(const scan_query *q) {
   for (size_t i = 0; i < q->vars.n; i++)
     if (scan_expr_var_get(q->vars.v[i])->inv_facts.n) return true;
@@ -173,9 +181,7 @@ static qres decide(scan_query *q, scan_goal goal, const sx *reach, uint64_t *val
   /* a question the invariants add, on their budget, for a proof only (no
      witness search: a witness here would be an unknown's) */
   scan_z3_side(true);
-  range_ctx *r = scan_range_new(&qi);
-  bool proved = scan_range_safe(r, &qi) || scan_relax_check(r, &qi, scan_main_options.rlimit / 32) == Q_UNSAT ||
-                scan_z3_check(&qi, scan_main_options.rlimit / 32, NULL) == Q_UNSAT;
+  bool proved = proves(&qi, scan_main_options.rlimit / 32, scan_main_options.rlimit / 32);
   scan_z3_side(false);
   if (!proved) return res;
   S.by_invariants++;
@@ -199,7 +205,7 @@ static void implies_query(scan_query *q, const sx *reach, const sx *f) {
 #define IMPLIED_ROUNDS 8
 void scan_check_implied(const sx *reach, const sx *const *fs, int n, bool *proved) {
   double t0 = now();
-  for (int i = 0; i < n; i++) proved[i] = false;
+  for (int i = 0; i < n; i++) proved[i] = scan_expr_is_true(fs[i]);
   /* the tests take half the invariants' budget at most (a quarter of
      --budget): the questions asked again with what they find come after
      every loop is analysed */
@@ -207,10 +213,8 @@ void scan_check_implied(const sx *reach, const sx *const *fs, int n, bool *prove
   S.implications += (unsigned)n;
   scan_z3_side(true);
   int *alive = scan_util_alloc(((size_t)n + 1) * sizeof *alive), na = 0;
-  for (int i = 0; i < n; i++) {
-    proved[i] = scan_expr_is_true(fs[i]);
+  for (int i = 0; i < n; i++)
     if (!proved[i]) alive[na++] = i;
-  }
   uint64_t *values = scan_util_alloc((scan_expr_var_count() + 1) * sizeof *values);
   bool each = false;
   for (int round = 0; na && !each; round++) {
@@ -236,8 +240,7 @@ void scan_check_implied(const sx *reach, const sx *const *fs, int n, bool *prove
   for (int i = 0; i < na; i++) {
     scan_query q;
     implies_query(&q, reach, fs[alive[i]]);
-    proved[alive[i]] = scan_relax_check(scan_range_new(&q), &q, scan_main_options.rlimit / 64) == Q_UNSAT ||
-                       scan_z3_check(&q, scan_main_options.rlimit / 32, NULL) == Q_UNSAT;
+    proved[alive[i]] = proves(&q, scan_main_options.rlimit / 64, scan_main_options.rlimit / 32);
   }
   scan_z3_side(false);
   S.t_impl += now() - t0;

@@ -603,25 +603,15 @@ static void infer_at(interp *I, env *pre, const sx *entry, CXCursor body, const 
    once is always tried */
 #define INV_GIVE_UP 3
 #define INV_FRUITFUL (~0u)
-static struct {
-  scan_loc *at;
-  unsigned *misses;
-  size_t n, cap;
-} fruitless;
+static VEC(struct loop_misses { scan_loc at; unsigned misses; }) fruitless;
 
-static unsigned *misses_of(scan_loc at) {
+/* the entry of the loop at 'at' (made with none) */
+static size_t misses_of(scan_loc at) {
   for (size_t i = 0; i < fruitless.n; i++)
-    if (!scan_util_loc_cmp(fruitless.at[i], at)) return &fruitless.misses[i];
-  if (fruitless.n == fruitless.cap) {
-    size_t cap = fruitless.cap ? 2 * fruitless.cap : 64;
-    scan_loc *a = scan_util_alloc(cap * sizeof *a);
-    unsigned *m = scan_util_alloc(cap * sizeof *m);
-    for (size_t i = 0; i < fruitless.n; i++) a[i] = fruitless.at[i], m[i] = fruitless.misses[i];
-    fruitless.at = a, fruitless.misses = m, fruitless.cap = cap;
-  }
-  fruitless.at[fruitless.n] = at;
-  fruitless.misses[fruitless.n] = 0;
-  return &fruitless.misses[fruitless.n++];
+    if (!scan_util_loc_cmp(fruitless.v[i].at, at)) return i;
+  struct loop_misses m = {at, 0};
+  VEC_PUSH(fruitless, m);
+  return fruitless.n - 1;
 }
 
 void scan_exec_reset(void) { memset(&fruitless, 0, sizeof fruitless); }
@@ -630,11 +620,12 @@ static void infer_invariants(interp *I, env *pre, const sx *entry, CXCursor body
                              CXCursor inc, const ivinfo *iv, bool has_iv, bool is_for, loop_inv *L) {
   L->inv = NULL;
   if (I->trial || !trial_safe(I, body)) return;
-  unsigned *misses = misses_of(scan_front_cursor_loc(body));
-  if (*misses >= INV_GIVE_UP && *misses != INV_FRUITFUL) return;
+  size_t at = misses_of(scan_front_cursor_loc(body));
+  unsigned misses = fruitless.v[at].misses;
+  if (misses >= INV_GIVE_UP && misses != INV_FRUITFUL) return;
   infer_at(I, pre, entry, body, mods, inc, iv, has_iv, is_for, L);
-  if (L->inv) *misses = INV_FRUITFUL;
-  else if (*misses != INV_FRUITFUL) ++*misses;
+  if (L->inv) fruitless.v[at].misses = INV_FRUITFUL;
+  else if (misses != INV_FRUITFUL) fruitless.v[at].misses = misses + 1;
 }
 
 static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body, bool is_for,

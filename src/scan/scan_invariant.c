@@ -45,13 +45,6 @@ static const sx *holds(const scan_inv *v, const cand *c, const sx *const *vals) 
   return scan_expr_bin(v->vars[c->a].sgn ? SX_SLE : SX_ULE, a, b);
 }
 
-/* candidate c of the values x; with vals NULL (at entry), of the entry values */
-static const sx *at(const scan_inv *v, const cand *c, const sx *const *x, const sx *const *vals) {
-  cand e = *c;
-  if (!vals) e.a_entry = e.b_entry = true;
-  return holds(v, &e, x);
-}
-
 /* keeps the candidates that reach implies, each of vals (NULL: at entry,
    every term its entry value) */
 static void filter(scan_inv *v, const sx *reach, const sx *const *vals) {
@@ -67,7 +60,7 @@ static void filter(scan_inv *v, const sx *reach, const sx *const *vals) {
   if (scan_expr_is_false(reach) || !v->c.n) return;
   const sx **fs = scan_util_alloc(v->c.n * sizeof *fs);
   bool *proved = scan_util_alloc(v->c.n * sizeof *proved);
-  for (size_t i = 0; i < v->c.n; i++) fs[i] = at(v, &v->c.v[i], x, vals);
+  for (size_t i = 0; i < v->c.n; i++) fs[i] = holds(v, &v->c.v[i], x); /* at entry x is the entry values */
   scan_check_implied(reach, fs, (int)v->c.n, proved);
   kept = 0;
   for (size_t i = 0; i < v->c.n; i++)
