@@ -252,7 +252,6 @@ static void *heap_for(const Sanitizer_LaunchData *l, rt_dev *d, Sanitizer_Stream
 #define LOCAL_WINDOW (1ull << 24)
 static uint64_t local_top[RT_MAX_DEVICES];
 
-
 /* where a thread's stack starts in d's local window, under the patches: the
  * probe's array address plus its 16 bytes; 0 when it cannot be measured,
  * with why in why (the step that failed and its error, or the value) */

@@ -208,12 +208,11 @@ static int check_one(uint64_t base, broken *out) { return check_slot(base, RT_SL
 /* Checks the recently used allocations (under cs.lock); a broken one is
  * dropped from the list (reported once). Returns how many are broken. An
  * intact one is marked as checked since the latest launch only when the
- * caller knows those launches are done (settled: after a wait for the
- * whole context, not one stream's);
- * the monitor's check runs beside kernels that may still write past an
- * end, and marked, the free after them would skip its check
- * (tests/runtime/canary.test's "free" missed its overflow that way, now
- * and then, under load). */
+ * caller knows those launches are done (settled: after a wait for the whole
+ * context, not one stream's). The monitor's check runs beside kernels that
+ * may still write past an end, and marked, the free after them would skip
+ * its check (tests/runtime/canary.test's "free" missed its overflow that
+ * way, now and then, under load). */
 static unsigned check_recent(broken *out, int settled) {
   unsigned n = 0;
   for (unsigned i = 0; i < cs.nrecent;) {
