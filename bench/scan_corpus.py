@@ -334,7 +334,8 @@ def report(work, out_md, command):
             file_secs += [float(f[1]) for f in ok]
         elif not files and rc in (0, 1):
             file_secs.append(secs)
-        rows.append((n, acc, decided, fnd, unk, secs, rc, crash, timeout, len(failed)))
+        in_part = sum(1 for l in e.splitlines() if l.startswith("gsan scan: ") and ": analysed in part: " in l)
+        rows.append((n, acc, decided, fnd, unk, secs, rc, crash, timeout, len(failed), in_part))
 
     P = len(rows)
     A = sum(r[1] for r in rows)
@@ -377,15 +378,17 @@ def report(work, out_md, command):
     w.append("- decided = accesses - unknowns (proved in bounds, or a finding), counted file by file and never below 0 "
              "(%d unknown remarks are about code none of whose accesses is counted, such as a function the model does not "
              "analyse at all); crash: a signal, an exit other than 0/1/2, or a sanitizer report; not analysed: files that "
-             "do not parse or cannot be read (exit 2)" % (sum(r[4] for r in rows) - sum(r[1] - r[2] for r in rows)))
+             "do not parse or cannot be read (exit 2); analysed in part: files with errors whose functions without "
+             "one were analysed (exit 2)" % (sum(r[4] for r in rows) - sum(r[1] - r[2] for r in rows)))
     w.append("")
     w.append("## Totals")
     w.append("")
     w.append("| programs | accesses | decided | findings | unknowns | crashes | timeouts | programs with files "
-             "not analysed | files not analysed | median s/file |")
-    w.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    w.append("| %d | %d | %d (%.1f%%) | %d | %d | %d | %d | %d | %d | %.2f |" % (
-        P, A, D, pct, F, sum(r[4] for r in rows), C, O, len(parse_fail), sum(p[1] for p in parse_fail), med))
+             "not analysed | files not analysed | files analysed in part | median s/file |")
+    w.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    w.append("| %d | %d | %d (%.1f%%) | %d | %d | %d | %d | %d | %d | %d | %.2f |" % (
+        P, A, D, pct, F, sum(r[4] for r in rows), C, O, len(parse_fail), sum(p[1] for p in parse_fail),
+        sum(r[10] for r in rows), med))
     w.append("")
     w.append("## Unknowns by reason")
     w.append("")
@@ -433,11 +436,12 @@ def report(work, out_md, command):
     w.append("")
     w.append("## Per program")
     w.append("")
-    w.append("| program | accesses | decided | findings | unknowns | seconds | exit | files not analysed |")
-    w.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    w.append("| program | accesses | decided | findings | unknowns | seconds | exit | files not analysed | "
+             "files analysed in part |")
+    w.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in rows:
-        w.append("| %s | %d | %d | %d | %d | %.1f | %s | %d |" % (r[0], r[1], r[2], r[3], r[4], r[5],
-                                                               "timeout" if r[8] else r[6], r[9]))
+        w.append("| %s | %d | %d | %d | %d | %.1f | %s | %d | %d |" % (r[0], r[1], r[2], r[3], r[4], r[5],
+                                                                    "timeout" if r[8] else r[6], r[9], r[10]))
     w.append("")
     w.append("corpus: %d programs, %d accesses, %.1f%% decided, %d findings (%d confirmed on a GPU, %d false), "
              "%d crashes, %d timeouts" % (P, A, pct, F, T, X, C, O))

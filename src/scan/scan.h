@@ -317,6 +317,8 @@ void scan_sarif_print(FILE *out, const char *const *files, int nfiles);
 /* a file that could not be analysed, and why: a tool execution notification
    (level error) in the SARIF log, which is then not executionSuccessful */
 void scan_sarif_not_analysed(const char *file, const char *why);
+/* a file with errors whose other functions were analysed (WHY: its first error) */
+void scan_sarif_analysed_in_part(const char *file, const char *why);
 void scan_diag_summary(FILE *out, unsigned accesses);
 const char *scan_diag_source_line(const char *file, unsigned line);
 /* file's text as given, for a file parsed from memory (not read from disk) */

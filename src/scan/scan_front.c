@@ -6,6 +6,7 @@
 #include "scan_front.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -17,6 +18,150 @@ static bool has_cuda_headers(const char *root) {
   if (!root) return false;
   char *p = scan_util_fmt("%s/include/cuda_runtime.h", root);
   return access(p, R_OK) == 0;
+}
+
+/* ---- a unit with errors: what can still be analysed ----
+ * A file whose parse has errors (a third-party header that is not there, a
+ * type clang does not know) is analysed in part: a function definition with
+ * an error inside it (or at a note of one: where a template that fails was
+ * instantiated), or that uses a declaration clang marked invalid, is not
+ * analysed, and a call of it is a call of a function whose body is not seen;
+ * the rest of the file is. A file with no function left is not analysed. */
+typedef struct {
+  CXFile file;
+  unsigned off;
+  const char *msg; /* the error's text (for a note: its error's) */
+} err_at;
+typedef struct {
+  CXTranslationUnit tu;
+  VEC(err_at) at;
+} unit_errs;
+typedef struct {
+  CXCursor fn;
+  const char *why; /* NULL: intact */
+} fn_state;
+static VEC(unit_errs) errs;
+static VEC(fn_state) fn_states;
+
+static unit_errs *errs_of(CXTranslationUnit tu) {
+  for (size_t i = 0; i < errs.n; i++)
+    if (errs.v[i].tu == tu) return &errs.v[i];
+  return NULL;
+}
+
+static void add_err_at(unit_errs *u, CXSourceLocation l, const char *msg) {
+  err_at e = {0};
+  clang_getExpansionLocation(l, &e.file, NULL, NULL, &e.off);
+  if (!e.file) return;
+  e.msg = msg;
+  VEC_PUSH(u->at, e);
+}
+
+static void record_errors(CXTranslationUnit tu) {
+  unit_errs u = {tu, {0}};
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      CXString s = clang_getDiagnosticSpelling(d);
+      const char *msg = scan_util_intern(clang_getCString(s));
+      clang_disposeString(s);
+      add_err_at(&u, clang_getDiagnosticLocation(d), msg);
+      CXDiagnosticSet notes = clang_getChildDiagnostics(d);
+      for (unsigned k = 0; k < clang_getNumDiagnosticsInSet(notes); k++) {
+        CXDiagnostic nd = clang_getDiagnosticInSet(notes, k);
+        add_err_at(&u, clang_getDiagnosticLocation(nd), msg);
+        clang_disposeDiagnostic(nd);
+      }
+    }
+    clang_disposeDiagnostic(d);
+  }
+  VEC_PUSH(errs, u);
+}
+
+static void forget_errors(CXTranslationUnit tu) {
+  for (size_t i = 0; i < errs.n; i++)
+    if (errs.v[i].tu == tu) errs.v[i] = errs.v[--errs.n];
+  for (size_t i = 0; i < fn_states.n;)
+    if (clang_Cursor_getTranslationUnit(fn_states.v[i].fn) == tu) fn_states.v[i] = fn_states.v[--fn_states.n];
+    else i++;
+}
+
+static bool invalid_decl(CXCursor c) {
+  return !clang_Cursor_isNull(c) && clang_isDeclaration(clang_getCursorKind(c)) && clang_isInvalidDeclaration(c);
+}
+
+/* the first declaration with errors a function's code uses, or declares */
+static enum CXChildVisitResult invalid_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  CXCursor *bad = data;
+  CXCursor cands[3] = {c, clang_getCursorReferenced(c), clang_getTypeDeclaration(clang_getCursorType(c))};
+  for (int i = 0; i < 3; i++)
+    if (invalid_decl(cands[i])) {
+      *bad = cands[i];
+      return CXChildVisit_Break;
+    }
+  return CXChildVisit_Recurse;
+}
+
+static const char *broken_why(CXCursor fn, unit_errs *u) {
+  CXSourceRange r = clang_getCursorExtent(fn);
+  CXFile f1, f2;
+  unsigned o1, o2, line;
+  clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
+  clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
+  for (size_t i = 0; f1 && i < u->at.n; i++) {
+    err_at *e = &u->at.v[i];
+    if (!clang_File_isEqual(e->file, f1) || e->off < o1 || e->off > o2) continue;
+    clang_getExpansionLocation(clang_getLocationForOffset(u->tu, e->file, e->off), NULL, &line, NULL, NULL);
+    return scan_util_fmt("its code has an error at line %u (%s)", line, e->msg);
+  }
+  CXCursor bad = clang_getNullCursor(), owner = clang_getCursorSemanticParent(fn);
+  if (invalid_decl(fn)) bad = fn;
+  else if (invalid_decl(owner)) bad = owner; /* a method of a class with an error: `this` names it nowhere */
+  else clang_visitChildren(fn, invalid_visit, &bad);
+  if (clang_Cursor_isNull(bad)) return NULL;
+  scan_loc l = scan_front_cursor_loc(bad);
+  if (clang_equalCursors(bad, fn)) return scan_util_fmt("its declaration has an error (line %u)", l.line);
+  return scan_util_fmt("it uses '%s' (line %u), whose declaration has an error", scan_front_cursor_name(bad), l.line);
+}
+
+const char *scan_front_fn_broken(CXCursor fn) {
+  if (clang_Cursor_isNull(fn)) return NULL;
+  unit_errs *u = errs_of(clang_Cursor_getTranslationUnit(fn));
+  if (!u) return NULL;
+  for (size_t i = 0; i < fn_states.n; i++)
+    if (clang_equalCursors(fn_states.v[i].fn, fn)) return fn_states.v[i].why;
+  fn_state st = {fn, broken_why(fn, u)};
+  VEC_PUSH(fn_states, st);
+  return st.why;
+}
+
+typedef struct {
+  unsigned defs, intact;
+} fn_count;
+
+static enum CXChildVisitResult count_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  fn_count *n = data;
+  if (scan_front_cursor_in_system(c)) return CXChildVisit_Continue;
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_Namespace:
+  case CXCursor_LinkageSpec:
+  case CXCursor_StructDecl:
+  case CXCursor_ClassDecl:
+  case CXCursor_ClassTemplate: return CXChildVisit_Recurse;
+  case CXCursor_FunctionDecl:
+  case CXCursor_CXXMethod:
+  case CXCursor_Constructor:
+  case CXCursor_FunctionTemplate:
+    if (clang_isCursorDefinition(c)) {
+      n->defs++;
+      n->intact += !scan_front_fn_broken(c);
+    }
+    return CXChildVisit_Continue;
+  default: return CXChildVisit_Continue;
+  }
 }
 
 /* errors of the parse: printed when print is set; their number returned */
@@ -56,6 +201,8 @@ static CXTranslationUnit parse_with(CXIndex idx, const char *file, struct CXUnsa
   VEC_PUSH(args, "-Wno-unknown-cuda-version");
   /* nvcc accepts 'register' in C++17 code, clang makes it an error */
   VEC_PUSH(args, "-Wno-register");
+  /* every error, so that a file with errors is parsed to its end */
+  VEC_PUSH(args, "-ferror-limit=0");
   if (own) {
     VEC_PUSH(args, "-nocudainc");
     VEC_PUSH(args, "-include");
@@ -114,7 +261,31 @@ static int parse(const scan_front_opts *o, const char *file, struct CXUnsavedFil
                                  : scan_util_fmt("no CUDA headers in %s", o->cuda_path ? o->cuda_path : "(none)"));
     return 0;
   }
-  /* both failed: the first parse's errors are the ones about the user's code */
+  /* both failed: the parse with fewer errors (the toolkit's on a tie) is
+     analysed in part, when a function of the user's is left intact */
+  unsigned e_tu = tu ? parse_errors(tu, false) : UINT_MAX, e_own = own && !ec ? parse_errors(own, false) : UINT_MAX;
+  CXTranslationUnit pick = e_own < e_tu ? own : tu;
+  if (pick) {
+    record_errors(pick);
+    fn_count c = {0};
+    clang_visitChildren(clang_getTranslationUnitCursor(pick), count_visit, &c);
+    if (c.intact) {
+      parse_errors(pick, true);
+      fprintf(stderr,
+              "gsan scan: %s: analysed in part: %u error%s; %u of the %u functions defined in it and its headers %s "
+              "not analysed (an error is in them or in a declaration they use)\n",
+              file, e_tu < e_own ? e_tu : e_own, (e_tu < e_own ? e_tu : e_own) == 1 ? "" : "s", c.defs - c.intact, c.defs,
+              c.defs - c.intact == 1 ? "is" : "are");
+      if (pick != tu && tu) clang_disposeTranslationUnit(tu);
+      if (pick != own && own) clang_disposeTranslationUnit(own);
+      out->tu = scan_front_tu = pick;
+      out->own_decls = pick == own;
+      out->errors = e_tu < e_own ? e_tu : e_own;
+      return 0;
+    }
+    forget_errors(pick);
+  }
+  /* nothing left: the first parse's errors are the ones about the user's code */
   CXTranslationUnit shown = tu ? tu : own;
   if (!shown || ec) {
     scan_front_error = scan_util_fmt("libclang could not parse the file (error %d)", (int)ec);
@@ -150,6 +321,7 @@ int scan_front_parse_text(const scan_front_opts *o, const char *name, const char
 }
 
 void scan_front_dispose(scan_tu *t) {
+  if (t->tu) forget_errors(t->tu);
   if (t->tu) clang_disposeTranslationUnit(t->tu);
   if (t->index) clang_disposeIndex(t->index);
   scan_front_tu = NULL;
@@ -435,7 +607,11 @@ const char *scan_front_macro_member(CXCursor c, const char *builtin) {
   return axes == 1 ? "x" : axes == 2 ? "y" : axes == 4 ? "z" : NULL;
 }
 
-void scan_front_macro_reset(void) { memset(&macro_tables, 0, sizeof macro_tables); }
+void scan_front_reset(void) {
+  memset(&macro_tables, 0, sizeof macro_tables);
+  memset(&errs, 0, sizeof errs);
+  memset(&fn_states, 0, sizeof fn_states);
+}
 
 /* ---- types ---- */
 

@@ -14,6 +14,7 @@ typedef struct {
   CXTranslationUnit tu;
   const char *file;
   bool own_decls; /* parsed with gsan's CUDA declarations */
+  unsigned errors; /* the parse's errors: the file is analysed in part */
 } scan_tu;
 
 typedef struct {
@@ -22,14 +23,19 @@ typedef struct {
   const char *data_dir;  /* where scan_cuda.h and cuda-include/ are */
 } scan_front_opts;
 
-/* parses FILE with FLAGS (-I, -D, ...); 0 on success, 2 after printing the
-   errors (file:line:col: error: ...) */
+/* parses FILE with FLAGS (-I, -D, ...); 0 on success (with out->errors set
+   when the file is analysed in part: see scan_front_fn_broken), 2 after
+   printing the errors (file:line:col: error: ...) */
 int scan_front_parse(const scan_front_opts *o, const char *file, const char *const *flags, int nflags, scan_tu *out);
 /* the same for a file held in memory: NAME is what locations and the report
    call it; nothing is read from disk but the headers it includes */
 int scan_front_parse_text(const scan_front_opts *o, const char *name, const char *text, size_t len,
                      const char *const *flags, int nflags, scan_tu *out);
 void scan_front_dispose(scan_tu *t);
+/* a function definition of a unit with errors that is not analysed: why
+   ("its code has an error at line N (...)", "it uses 'T' (line N), whose
+   declaration has an error"); NULL for one that is, and in a unit without errors */
+const char *scan_front_fn_broken(CXCursor fn);
 
 /* flags of a build, in nvcc's spelling or clang's, as the parser's (clang's)
    flags: include paths (relative ones made absolute against DIR unless it is
@@ -67,7 +73,9 @@ const char *scan_front_cursor_member_token(CXCursor c);
 /* the member (x, y or z) of builtin (threadIdx...) at c, written inside a
    macro whose body, or whose macros', names one axis of it; else NULL */
 const char *scan_front_macro_member(CXCursor c, const char *builtin);
-void scan_front_macro_reset(void); /* forgets the macros read (scan_reset) */
+/* forgets the macros read and the units' errors (scan_reset: they are in
+   the arena it frees) */
+void scan_front_reset(void);
 
 /* ---- C types ---- */
 typedef enum { CT_INT, CT_BOOL, CT_PTR, CT_ARRAY, CT_REC, CT_FLOAT, CT_VOID, CT_REF, CT_OTHER } ct_kind;

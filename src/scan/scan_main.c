@@ -54,8 +54,9 @@ static void usage(FILE *f) {
           "  --stats                how the solver's questions were answered, and their time\n"
           "  --help, --version\n\n"
           "With several files, a progress line per file and a summary go to stderr.\n"
-          "Exit status: 0 no findings, 1 findings, 2 bad usage or a file that does not parse\n"
-          "(the other files are still analysed; in SARIF it is a tool execution notification).\n"
+          "Exit status: 0 no findings, 1 findings, 2 bad usage or a file with errors (the other files are still\n"
+          "analysed, and so are the functions of a file that have no error and use no declaration with one;\n"
+          "in SARIF it is a tool execution notification).\n"
           "Unknowns (accesses the model cannot decide) are reported but do not change it.\n",
           (unsigned long long)scan_main_options.rlimit, (unsigned long long)scan_main_options.budget, scan_main_options.timeout_ms,
           scan_main_options.max_steps, (unsigned long long)scan_main_options.max_alloc);
@@ -248,7 +249,7 @@ int main(int argc, char **argv) {
      (page faults were half of the run time on a large file) */
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  unsigned accesses = 0, not_analysed = 0;
+  unsigned accesses = 0, not_analysed = 0, in_part = 0;
   int status = 0;
   bool progress = files.n > 1;
   double t_all = now_s();
@@ -280,6 +281,13 @@ int main(int argc, char **argv) {
       not_analysed++;
       status = 2;
       continue;
+    }
+    if (tu.errors) {
+      /* the rest of the file is analysed; the run is still not a clean one */
+      scan_sarif_analysed_in_part(files.v[i], scan_util_fmt("%u error%s, the first: %s; the functions with errors are not analysed",
+                                                            tu.errors, tu.errors == 1 ? "" : "s", scan_front_error));
+      in_part++;
+      status = 2;
     }
     VEC_PUSH(tus, tu);
     VEC_PUSH(parse_s, now_s() - t0);
@@ -316,8 +324,8 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < tus.n; i++) scan_front_dispose(&tus.v[i]);
   scan_tables_reset(); /* it knows units by address, which a later parse may reuse */
   if (progress)
-    fprintf(stderr, "gsan scan: %zu files: %zu analysed, %u not analysed, %.1f s\n", files.n, files.n - not_analysed,
-            not_analysed, now_s() - t_all);
+    fprintf(stderr, "gsan scan: %zu files: %zu analysed%s, %u not analysed, %.1f s\n", files.n, files.n - not_analysed,
+            in_part ? scan_util_fmt(" (%u in part)", in_part) : "", not_analysed, now_s() - t_all);
   scan_diag_sort();
   if (scan_main_options.sarif) {
     scan_sarif_print(out, files.v, (int)files.n);

@@ -19,7 +19,7 @@ void scan_reset(void) {
   scan_diag_reset();
   scan_expr_reset();
   scan_util_intern_reset();
-  scan_front_macro_reset();
+  scan_front_reset();
   scan_util_alloc_reset(); /* everything above pointed into it */
   scan_model_reset();      /* makes its first expression in the new arena */
 }

@@ -3,7 +3,8 @@
  * finding (unknowns at level "note"), the notes as related locations and
  * the witness in the result's properties. Files that could not be analysed
  * (unreadable, or they do not parse) are the invocation's tool execution
- * notifications at level error, never an empty result. */
+ * notifications at level error, never an empty result; files analysed in
+ * part (errors in some functions), notifications at level warning. */
 #include "scan.h"
 
 #include <ctype.h>
@@ -35,11 +36,17 @@ static const char *uri(const char *path) {
 
 typedef struct {
   const char *file, *why;
+  bool partial; /* analysed in part */
 } not_analysed;
 static VEC(not_analysed) failed;
 
 void scan_sarif_not_analysed(const char *file, const char *why) {
-  not_analysed n = {scan_util_strdup(file), scan_util_strdup(why ? why : "not analysed")};
+  not_analysed n = {scan_util_strdup(file), scan_util_strdup(why ? why : "not analysed"), false};
+  VEC_PUSH(failed, n);
+}
+
+void scan_sarif_analysed_in_part(const char *file, const char *why) {
+  not_analysed n = {scan_util_strdup(file), scan_util_strdup(why), true};
   VEC_PUSH(failed, n);
 }
 
@@ -75,8 +82,10 @@ void scan_sarif_print(FILE *out, const char *const *files, int nfiles) {
     fputs(", \"toolExecutionNotifications\": [", out);
     for (size_t i = 0; i < failed.n; i++) {
       fputs(i ? ",\n        " : "\n        ", out);
-      fputs("{\"level\": \"error\", \"descriptor\": {\"id\": \"gsan-scan-not-analysed\"}, \"message\": {\"text\": ", out);
-      json_str(out, scan_util_fmt("%s: not analysed: %s", failed.v[i].file, failed.v[i].why));
+      bool part = failed.v[i].partial;
+      fprintf(out, "{\"level\": \"%s\", \"descriptor\": {\"id\": \"gsan-scan-%s\"}, \"message\": {\"text\": ",
+              part ? "warning" : "error", part ? "analysed-in-part" : "not-analysed");
+      json_str(out, scan_util_fmt("%s: %s: %s", failed.v[i].file, part ? "analysed in part" : "not analysed", failed.v[i].why));
       fputs("}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", out);
       json_str(out, uri(failed.v[i].file));
       fputs("}}}]}", out);

@@ -53,6 +53,7 @@ typedef struct {
   usr_vec called;       /* functions some other function calls (USRs) */
   usr_vec calls;        /* the callee of every direct call, repeated */
   usr_vec refs;         /* every function named, repeated */
+  cursor_vec broken;    /* definitions not analysed: errors (scan_front_fn_broken) */
 } unit;
 
 static unit P; /* the program being analysed */
@@ -88,7 +89,17 @@ static CXCursor defined(CXCursor callee) {
         break;
       }
   }
-  return null(d) || scan_front_cursor_in_system(d) ? clang_getNullCursor() : d;
+  return null(d) || scan_front_cursor_in_system(d) || scan_front_fn_broken(d) ? clang_getNullCursor() : d;
+}
+
+/* a definition with errors: kept once, for its remark, and not visited */
+static bool set_aside(unit *u, CXCursor c) {
+  if (!scan_front_fn_broken(c)) return false;
+  const char *d = scan_unit_usr(c);
+  for (size_t i = 0; i < u->broken.n; i++)
+    if (scan_unit_usr(u->broken.v[i]) == d) return true;
+  VEC_PUSH(u->broken, c);
+  return true;
 }
 
 CXCursor scan_unit_definition(CXCursor callee) {
@@ -142,7 +153,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
   case CXCursor_FunctionDecl:
   case CXCursor_CXXMethod:
   case CXCursor_Constructor:
-    if (clang_isCursorDefinition(c)) {
+    if (clang_isCursorDefinition(c) && !set_aside(u, c)) {
       /* an inline function of a header that several units include: once */
       const char *d = scan_unit_usr(c);
       for (size_t i = 0; i < u->defs.n; i++)
@@ -152,7 +163,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
     }
     return CXChildVisit_Continue;
   case CXCursor_FunctionTemplate:
-    if (clang_isCursorDefinition(c)) {
+    if (clang_isCursorDefinition(c) && !set_aside(u, c)) {
       VEC_PUSH(u->templates, c);
       clang_visitChildren(c, call_visit, u);
     }
@@ -272,6 +283,11 @@ void scan_unit_analyse(scan_tu *t, int n) {
     CXCursor f = P.defs.v[i];
     if (!is_kernel(f) && is_device_only(f) && (kind(f) == CXCursor_FunctionDecl ? !was_entered_usr(f) : !has(&P.called, scan_unit_usr(f))))
       scan_device_run_free(f);
+  }
+  for (size_t i = 0; i < P.broken.n; i++) {
+    CXCursor f = P.broken.v[i];
+    scan_diag_new(FK_UNKNOWN, scan_front_cursor_loc(f),
+                  scan_util_fmt("'%s' is not analysed: %s", scan_front_cursor_name(f), scan_front_fn_broken(f)));
   }
   for (size_t i = 0; i < P.templates.n; i++) {
     CXCursor f = P.templates.v[i];
