@@ -183,13 +183,14 @@ static int compare(const rt_alloc_info *i, const unsigned char *got, uint64_t st
 /* Checks the allocation at base, in state (live, or freed while its memory
  * is still mapped: a retired slot), under cs.lock: 1 and *out when a canary
  * word differs. A read the driver refuses (a context lost after a fault)
- * says nothing. */
+ * says nothing, nor does a context reset unseen (the monitor may check
+ * before the program's next call forgets it: its stream is gone). */
 static int check_slot(uint64_t base, int state, broken *out) {
   rt_dev *d = rt_device_of(base);
   rt_alloc_info i;
   uint64_t start, len;
   if (!d || !d->own_stream || !d->cuctx || !cs.DtoHAsync || rt_arena_find(d->arena, base, &i) != RT_OK ||
-      i.state != state || i.base != base || !window_of(d, &i, &start, &len))
+      i.state != state || i.base != base || !window_of(d, &i, &start, &len) || rt_device_replaced(d))
     return 0;
   uint64_t buf[RT_CANARY_MAX_WINDOW / 8];
   if (rt_driver.cu.CtxPushCurrent(d->cuctx) != CUDA_SUCCESS) return 0;

@@ -214,6 +214,8 @@ static int context_replaced(const rt_dev *d) {
   return rt_driver.cu.CtxGetId(d->cuctx, &id) != CUDA_SUCCESS || id != d->ctx_id;
 }
 
+int rt_device_replaced(const rt_dev *d) { return context_replaced(d); }
+
 /* forget_context under the lock, once: another thread may have forgotten
  * d while this one waited for the lock */
 static void forget_once(rt_dev *d, int alive) {

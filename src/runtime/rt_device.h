@@ -71,6 +71,12 @@ rt_dev *rt_device_set_up(int device);
  * context's new id at its next use of the device and forgets the old one
  * the same way. Takes rt_gsan.lock. */
 void rt_device_reset(rt_dev *d);
+/* 1 when d's context is not the one gsan set up in any more: reset unseen,
+ * not forgotten yet. A thread other than the program's (the monitor) asks
+ * before it touches gsan's stream or events there, which went with the old
+ * context (the driver may crash on them: it did, in cuEventRecord), and
+ * leaves d alone: the program's next call forgets it. Takes no lock. */
+int rt_device_replaced(const rt_dev *d);
 
 /* What d's ring control block counted (docs/abi.md): the records a full
  * ring dropped (into d->unrecorded), and each site's failures, most of

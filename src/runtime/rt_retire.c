@@ -21,7 +21,10 @@
  * windows, and is never held across a driver call that may wait, a report or
  * the arena: a poll takes the completed entries out under it and releases
  * them after. A device's batch in flight (fly, its buffer and event) belongs
- * to the one thread that set its `busy` under the lock, until it clears it. */
+ * to the one thread that set its `busy` under the lock, until it clears it;
+ * a device's forget waits for that (q.idle) before its context goes.
+ * The monitor thread's poll leaves a device whose context was reset unseen
+ * (rt_device_replaced) alone: its events went with it. */
 #include "rt_retire.h"
 
 #include "rt_canary.h"
@@ -33,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* frees pending: past this many, a free waits for its stream */
 #define RT_RETIRE_MAX 8192
@@ -50,6 +54,7 @@ typedef struct pending {
   uint64_t ptr;
   CUevent ev;
   const char *api;
+  unsigned long long ctx_id; /* d's context when the free was made (its event's) */
 } pending;
 
 /* a completed free whose canary window [start, start + len) is to be read */
@@ -73,6 +78,7 @@ typedef struct dev_reads {
 
 static struct {
   pthread_mutex_t lock;
+  pthread_cond_t idle; /* a device's batch given back (busy cleared) */
   dev_reads rd[RT_MAX_DEVICES];
   unsigned long long reads_batched, reads_waited;
   pending *q;
@@ -82,7 +88,7 @@ static struct {
   unsigned long long ordered, waited, fallbacks;
   int any; /* len != 0, read without the lock by a poll that finds nothing */
   unsigned long reading; /* windows gathered or in flight, read likewise */
-} q = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} q = {.lock = PTHREAD_MUTEX_INITIALIZER, .idle = PTHREAD_COND_INITIALIZER};
 
 static int push(const pending *p) {
   if (q.len == q.cap) {
@@ -117,10 +123,12 @@ static CUevent take_event(rt_dev *d) {
   return ev;
 }
 
-/* under q.lock: the event kept for d's next free (or left: a device
- * forgotten since, or the list full, which keeps at most what was made) */
-static void keep_event(rt_dev *d, CUevent ev) {
-  if (ev && d->ready && q.nspare[d->device] < RT_RETIRE_EVENTS) q.spare[d->device][q.nspare[d->device]++] = ev;
+/* under q.lock: the event, made in d's context ctx_id, kept for d's next
+ * free (or left: a device forgotten since, set up again in a new context
+ * maybe, or the list full, which keeps at most what was made) */
+static void keep_event(rt_dev *d, CUevent ev, unsigned long long ctx_id) {
+  if (ev && d->ready && d->ctx_id == ctx_id && q.nspare[d->device] < RT_RETIRE_EVENTS)
+    q.spare[d->device][q.nspare[d->device]++] = ev;
 }
 
 /* the slot released to the arena (in its device's context: the monitor
@@ -216,7 +224,9 @@ static void reads_progress(int wait, int force) {
     pthread_mutex_unlock(&q.lock);
     if (!mine) continue;
     rt_dev *d = rt_device_at(k);
-    for (;;) {
+    /* its context reset unseen: the batch's event and gsan's stream went
+     * with it (the program's next call forgets its reads) */
+    while (!rt_device_replaced(d)) {
       if (r->flying) {
         CUresult e = rt_driver.vmm.EventQuery(r->ev);
         if (e == CUDA_ERROR_NOT_READY && wait) e = rt_driver.vmm.EventSynchronize(r->ev);
@@ -246,6 +256,7 @@ static void reads_progress(int wait, int force) {
     }
     pthread_mutex_lock(&q.lock);
     r->busy = 0;
+    pthread_cond_broadcast(&q.idle);
     pthread_mutex_unlock(&q.lock);
   }
 }
@@ -253,7 +264,7 @@ static void reads_progress(int wait, int force) {
 CUresult rt_retire_ordered(rt_dev *d, uint64_t ptr, uint64_t entry, CUstream s, const char *api) {
   rt_retire_poll(0);
   const rt_cuda_api *cu = &rt_driver.vmm;
-  pending p = {d, ptr, NULL, api};
+  pending p = {d, ptr, NULL, api, d->ctx_id};
   /* the entry's write after gsan's own queued ones (an allocation's, to the
    * same entry, may still be among them), then the event after it */
   CUresult r = (CUresult)rt_vmm_cuda_order(&d->vmm, s, 0);
@@ -267,7 +278,7 @@ CUresult rt_retire_ordered(rt_dev *d, uint64_t ptr, uint64_t entry, CUstream s, 
     q.ordered++;
   } else {
     q.fallbacks++;
-    keep_event(d, p.ev);
+    keep_event(d, p.ev, p.ctx_id);
   }
   pthread_mutex_unlock(&q.lock);
   if (queued) return CUDA_SUCCESS;
@@ -295,6 +306,9 @@ static void poll(int wait, int force) {
     }
     pending p = q.q[q.head];
     pthread_mutex_unlock(&q.lock);
+    /* a context reset unseen: its event is gone, and the program's next
+     * call forgets its frees (rt_device_replaced) */
+    if (rt_device_replaced(p.d)) break;
     /* a context lost after a fault answers with its error: nothing of it
      * runs any more, so the free has happened as far as anything can tell */
     CUresult r = rt_driver.vmm.EventQuery(p.ev);
@@ -310,7 +324,7 @@ static void poll(int wait, int force) {
     int mine = q.len && q.q[q.head].ptr == p.ptr && q.q[q.head].ev == p.ev;
     if (mine) {
       pop();
-      keep_event(p.d, r == CUDA_SUCCESS ? p.ev : NULL);
+      keep_event(p.d, r == CUDA_SUCCESS ? p.ev : NULL, p.ctx_id);
     }
     pthread_mutex_unlock(&q.lock);
     if (mine) completed(&p);
@@ -331,11 +345,19 @@ static void retire_forget(const rt_dev *d) {
   size_t ngone = 0;
   pthread_mutex_lock(&q.lock);
   q.nspare[d->device] = 0;
-  size_t n = q.len;
   dev_reads *r = &q.rd[d->device];
+  /* a batch another thread owns is waited for: the context must not go
+   * while that thread is in the driver with its copies and event (at most
+   * 5 s: a thread that halts the program meanwhile never gives it back;
+   * then, as before, it finishes the batch, the event's error saying so) */
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 5;
+  while (r->busy && pthread_cond_timedwait(&q.idle, &q.lock, &until) == 0) {
+  }
+  size_t n = q.len;
   /* its reads say nothing now (their copies went with the context, and so
-   * did the event and the buffer's registration); a batch another thread
-   * owns is finished by it, the event's error saying so */
+   * did the event and the buffer's registration) */
   int fly = !r->busy;
   size_t nr = r->nwait + (fly ? r->nfly : 0);
   /* without memory for the list, d's slots stay retired: mapped, unused */

@@ -81,6 +81,15 @@ static CUresult f_DevicePrimaryCtxReset(CUdevice d) {
   fake_resets++;
   return CUDA_SUCCESS;
 }
+/* The streams and events the fake makes belong to the context current then:
+ * their handles carry its device and generation (stream 0x55 and event 0x66
+ * in device 0's first context, as before). A call given one after that
+ * context was reset aborts, as the real driver may crash on a handle of a
+ * context that is gone (gsan's monitor thread did, in cuEventRecord, after
+ * a reset cudart makes unseen). Handles the program makes up (0x42, 0x77)
+ * are not checked. */
+static uintptr_t own_handle(unsigned kind);
+static void live_handle(const char *api, const void *h);
 static CUresult f_DeviceGetCount(int *n) {
   *n = FAKE_DEVICES;
   return CUDA_SUCCESS;
@@ -191,7 +200,7 @@ static CUresult f_MemcpyDtoH(void *h, CUdeviceptr d, size_t n) {
  * fails as the driver's does */
 int fake_dtoh_reads;
 static CUresult f_MemcpyDtoHAsync(void *h, CUdeviceptr d, size_t n, CUstream s) {
-  (void)s;
+  live_handle("cuMemcpyDtoHAsync", s);
   if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
   count_global_read(d);
   if (!fake_vmm_is_mapped(vmm, d)) {
@@ -417,6 +426,7 @@ static CUresult f_PointerGetAttributes(unsigned count, CUpointer_attribute *a, v
 uint64_t fake_synced_stream = 0xdead;
 int fake_sync_calls;
 static CUresult f_StreamSynchronize(CUstream s) {
+  live_handle("cuStreamSynchronize", s);
   fake_synced_stream = (uint64_t)(uintptr_t)s;
   fake_sync_calls++;
   return CUDA_SUCCESS;
@@ -517,13 +527,26 @@ static CUresult f_AllocFromPool(CUdeviceptr *p, size_t n, CUmemoryPool pool, CUs
  * lands at once, and an event that stays in flight until the test says */
 int fake_value_writes, fake_stream_waits, fake_launches, fake_event_done;
 uint64_t fake_waiting_stream;
+static uintptr_t own_handle(unsigned kind) {
+  return kind | (uintptr_t)fake_current_device << 8 | (uintptr_t)fake_ctx_gen[fake_current_device] << 12;
+}
+static void live_handle(const char *api, const void *h) {
+  uintptr_t v = (uintptr_t)h;
+  unsigned dev = (unsigned)(v >> 8 & 0xf);
+  if (((v & 0xff) != 0x55 && (v & 0xff) != 0x66) || v >> 32 || dev >= FAKE_DEVICES) return;
+  if ((int)(v >> 12) == fake_ctx_gen[dev]) return;
+  fprintf(stderr, "fake driver: %s given %s 0x%llx of device %u's context before its reset\n", api,
+          (v & 0xff) == 0x55 ? "stream" : "event", (unsigned long long)v, dev);
+  abort();
+}
 static CUresult f_StreamCreate(CUstream *s, unsigned f) {
   (void)f;
-  *s = (CUstream)(uintptr_t)0x55;
+  *s = (CUstream)own_handle(0x55);
   return CUDA_SUCCESS;
 }
 uint64_t fake_written_stream = 0xdead; /* the stream of the latest single value write */
 static CUresult f_StreamWriteValue64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f) {
+  live_handle("cuStreamWriteValue64", s);
   (void)f;
   if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
   fake_written_stream = (uint64_t)(uintptr_t)s;
@@ -532,7 +555,8 @@ static CUresult f_StreamWriteValue64(CUstream s, CUdeviceptr a, cuuint64_t v, un
 }
 int fake_batches;
 static CUresult f_StreamBatchMemOp(CUstream s, unsigned n, CUstreamBatchMemOpParams *ops_, unsigned f) {
-  (void)s; (void)f;
+  (void)f;
+  live_handle("cuStreamBatchMemOp", s);
   if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
   if (n == 0 || n >= 256) return CUDA_ERROR_INVALID_VALUE;
   fake_batches++;
@@ -547,7 +571,7 @@ static CUresult f_StreamBatchMemOp(CUstream s, unsigned n, CUstreamBatchMemOpPar
   return CUDA_SUCCESS;
 }
 static CUresult f_MemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
-  (void)s;
+  live_handle("cuMemsetD8Async", s);
   if (fake_sticky_fault) return CUDA_ERROR_LAUNCH_FAILED;
   if (fake_vmm_is_mapped(vmm, d)) {
     if (v) return CUDA_ERROR_NOT_SUPPORTED; /* gsan only zeroes */
@@ -558,20 +582,22 @@ static CUresult f_MemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstre
 }
 static CUresult f_EventCreate(CUevent *e, unsigned f) {
   (void)f;
-  *e = (CUevent)(uintptr_t)0x66;
+  *e = (CUevent)own_handle(0x66);
   return CUDA_SUCCESS;
 }
 uint64_t fake_recorded_stream = 0xdead; /* the stream of the latest event record */
 static CUresult f_EventRecord(CUevent e, CUstream s) {
-  (void)e;
+  live_handle("cuEventRecord", e);
+  live_handle("cuEventRecord", s);
   fake_recorded_stream = (uint64_t)(uintptr_t)s;
   fake_event_done = 0;
   return CUDA_SUCCESS;
 }
-static CUresult f_EventQuery(CUevent e) { (void)e; return fake_event_done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY; }
-static CUresult f_EventSynchronize(CUevent e) { (void)e; fake_event_done = 1; return CUDA_SUCCESS; }
+static CUresult f_EventQuery(CUevent e) { live_handle("cuEventQuery", e); return fake_event_done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY; }
+static CUresult f_EventSynchronize(CUevent e) { live_handle("cuEventSynchronize", e); fake_event_done = 1; return CUDA_SUCCESS; }
 static CUresult f_StreamWaitEvent(CUstream s, CUevent e, unsigned f) {
-  (void)e; (void)f;
+  (void)f;
+  live_handle("cuStreamWaitEvent", e);
   fake_stream_waits++;
   fake_waiting_stream = (uint64_t)(uintptr_t)s;
   return CUDA_SUCCESS;

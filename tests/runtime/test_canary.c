@@ -2,7 +2,7 @@
  * run: a "kernel" gsan did not instrument is a cuLaunchKernel whose function
  * is its name (the fake's cuFuncGetName gives it back), and its write past
  * an allocation's end is the fake's fake_kernel_write into mapped memory.
- * Usage: test_canary clean|layout|reads|free|odd|sync|exit|monitor|late|stream|fault|churn|limit */
+ * Usage: test_canary clean|layout|reads|free|odd|sync|exit|monitor|late|stream|fault|churn|limit|reset-unseen */
 #include "driver.h"
 
 #include <stdint.h>
@@ -213,6 +213,25 @@ int main(int argc, char **argv) {
     overflow(a, 4000, 3);
     printf("free: %d\n", Free(a));
     printf("done\n");
+  } else if (!strcmp(sc, "reset-unseen")) {
+    /* device 0's context reset as cudart resets it, past gsan's hook (the
+     * fake's generation bumped) while a kernel's allocation waits for a
+     * check and a stream-ordered free for its event: the monitor must leave
+     * the old context's stream and events alone (the fake aborts on them)
+     * until the program's next call finds the new context */
+    CUresult (*FreeAsync)(CUdeviceptr, CUstream) = get("cuMemFreeAsync");
+    CUdeviceptr b, c;
+    Alloc(&b, 64);
+    printf("launch: %d\n", launch("_Z5cleanPfi", a));
+    printf("cuMemFreeAsync: %d\n", FreeAsync(b, (CUstream)0x42));
+    ((int *)dlsym(h, "fake_ctx_gen"))[0]++;
+    printf("reset unseen; no call for 300 ms\n");
+    fflush(stdout);
+    usleep(300000);
+    printf("awake\n");
+    fflush(stdout);
+    printf("cuMemAlloc after the reset: %d\n", Alloc(&c, 100));
+    printf("its free: %d\n", Free(c));
   } else if (!strcmp(sc, "fault")) {
     CUdeviceptr big;
     printf("cuMemAlloc(2 MiB): %d\n", Alloc(&big, 2u << 20));
