@@ -351,9 +351,48 @@ bool scan_host_call(interp *I, CXCursor call, const char *name, CXCursor callee,
   return false;
 }
 
+/* new T(args) of a class whose constructor is the user's: an object the
+ * model follows, as it follows a variable (its members set by the
+ * constructor, read by its methods: lulesh's `new Domain(...)`, whose
+ * numNode() sizes the allocations), a new one at each new (a frame of its
+ * own, never dropped). What delete does to it the model does not follow. */
+static bool new_object(interp *I, CXCursor e, CXType el, val *out) {
+  CXCursor *k, call = clang_getNullCursor();
+  int n = scan_front_cursor_children(e, &k);
+  for (int i = 0; i < n; i++) {
+    if (!clang_isExpression(kind(k[i]))) continue;
+    /* an array's count, a placement's address: not one object */
+    if (!clang_Cursor_isNull(call) || kind(k[i]) != CXCursor_CallExpr) return false;
+    call = k[i];
+  }
+  CXCursor ctor = clang_Cursor_isNull(call) ? call : clang_getCursorReferenced(call);
+  if (clang_Cursor_isNull(ctor) || kind(ctor) != CXCursor_Constructor || clang_CXXConstructor_isCopyConstructor(ctor) ||
+      clang_CXXConstructor_isMoveConstructor(ctor))
+    return false;
+  CXCursor def = scan_unit_method(ctor);
+  if (clang_Cursor_isNull(def)) return false;
+  unsigned fr = scan_unit_frame();
+  scan_loc loc = scan_front_cursor_loc(e);
+  scan_env_put(I->env, fr, e,
+               scan_eval_val_opaque(el, loc, scan_util_fmt("a member of the object made by new at line %u is not set by its constructor", loc.line)));
+  lval lv;
+  memset(&lv, 0, sizeof lv);
+  lv.k = LV_VAR;
+  lv.frame = fr;
+  lv.decl = e;
+  lv.type = el;
+  val *args;
+  int na = scan_exec_call_args(I, call, ctor, &args);
+  I->self_arg = scan_eval_val_addr(lv);
+  scan_exec_call_user(I, def, args, na, call);
+  *out = scan_eval_val_addr(lv);
+  return true;
+}
+
 void scan_host_new(interp *I, CXCursor e, val *out) {
   CXType t = clang_getCursorType(e);
   CXType el = clang_getPointeeType(t);
+  if (!I->device && new_object(I, e, el, out)) return;
   uint64_t es = scan_front_ctype_size(el);
   CXCursor *k;
   int n = scan_front_cursor_children(e, &k);
