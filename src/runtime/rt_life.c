@@ -71,12 +71,13 @@ static void *monitor(void *arg) {
   return NULL;
 }
 
-/* the counts of each device whose context is there to ask, then the records
- * full rings could not keep */
+/* the counts of each device whose context is there to ask (not one reset
+ * unseen since: its control block went with it), then the records full
+ * rings could not keep */
 static void read_counts(void) {
   for (int i = 0; i < RT_MAX_DEVICES; i++) {
     rt_dev *d = rt_device_at(i);
-    if (d->ready && d->cuctx && rt_driver.cu.CtxPushCurrent(d->cuctx) == CUDA_SUCCESS) {
+    if (d->ready && d->cuctx && !rt_device_replaced(d) && rt_driver.cu.CtxPushCurrent(d->cuctx) == CUDA_SUCCESS) {
       rt_device_read_ctl(d);
       CUcontext prev;
       rt_driver.cu.CtxPopCurrent(&prev);

@@ -2,7 +2,7 @@
  * run: a "kernel" gsan did not instrument is a cuLaunchKernel whose function
  * is its name (the fake's cuFuncGetName gives it back), and its write past
  * an allocation's end is the fake's fake_kernel_write into mapped memory.
- * Usage: test_canary clean|layout|reads|free|odd|sync|exit|monitor|late|stream|fault|churn|limit|reset-unseen */
+ * Usage: test_canary clean|layout|reads|free|odd|sync|exit|monitor|late|stream|fault|churn|limit|reset-unseen|reset-unseen-exit */
 #include "driver.h"
 
 #include <stdint.h>
@@ -213,6 +213,16 @@ int main(int argc, char **argv) {
     overflow(a, 4000, 3);
     printf("free: %d\n", Free(a));
     printf("done\n");
+  } else if (!strcmp(sc, "reset-unseen-exit")) {
+    /* the same reset, and the program ends at once: gsan's checks at exit
+     * must leave the old context alone too */
+    CUresult (*FreeAsync)(CUdeviceptr, CUstream) = get("cuMemFreeAsync");
+    CUdeviceptr b;
+    Alloc(&b, 64);
+    printf("launch: %d\n", launch("_Z5cleanPfi", a));
+    printf("cuMemFreeAsync: %d\n", FreeAsync(b, (CUstream)0x42));
+    ((int *)dlsym(h, "fake_ctx_gen"))[0]++;
+    printf("reset unseen; exiting\n");
   } else if (!strcmp(sc, "reset-unseen")) {
     /* device 0's context reset as cudart resets it, past gsan's hook (the
      * fake's generation bumped) while a kernel's allocation waits for a
