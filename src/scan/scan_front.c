@@ -265,6 +265,7 @@ static int parse(const scan_front_opts *o, const char *file, struct CXUnsavedFil
      analysed in part, when a function of the user's is left intact */
   unsigned e_tu = tu ? parse_errors(tu, false) : UINT_MAX, e_own = own && !ec ? parse_errors(own, false) : UINT_MAX;
   CXTranslationUnit pick = e_own < e_tu ? own : tu;
+  unsigned ne = e_own < e_tu ? e_own : e_tu;
   if (pick) {
     record_errors(pick);
     fn_count c = {0};
@@ -274,13 +275,12 @@ static int parse(const scan_front_opts *o, const char *file, struct CXUnsavedFil
       fprintf(stderr,
               "gsan scan: %s: analysed in part: %u error%s; %u of the %u functions defined in it and its headers %s "
               "not analysed (an error is in them or in a declaration they use)\n",
-              file, e_tu < e_own ? e_tu : e_own, (e_tu < e_own ? e_tu : e_own) == 1 ? "" : "s", c.defs - c.intact, c.defs,
-              c.defs - c.intact == 1 ? "is" : "are");
+              file, ne, ne == 1 ? "" : "s", c.defs - c.intact, c.defs, c.defs - c.intact == 1 ? "is" : "are");
       if (pick != tu && tu) clang_disposeTranslationUnit(tu);
       if (pick != own && own) clang_disposeTranslationUnit(own);
       out->tu = scan_front_tu = pick;
       out->own_decls = pick == own;
-      out->errors = e_tu < e_own ? e_tu : e_own;
+      out->errors = ne;
       return 0;
     }
     forget_errors(pick);
