@@ -304,6 +304,10 @@ typedef struct {
 } scan_finding;
 
 scan_finding *scan_diag_new(scan_fkind k, scan_loc loc, const char *msg);
+/* the same, unless one of that kind, place and text was made already (a
+   remark about a header's function that several programs of the run
+   include): NULL then */
+scan_finding *scan_diag_once(scan_fkind k, scan_loc loc, const char *msg);
 void scan_diag_note(scan_finding *f, scan_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void scan_diag_sort(void);
 size_t scan_diag_count(void);   /* including dropped ones */

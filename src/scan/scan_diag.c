@@ -30,6 +30,12 @@ scan_finding *scan_diag_new(scan_fkind k, scan_loc loc, const char *msg) {
   return f;
 }
 
+scan_finding *scan_diag_once(scan_fkind k, scan_loc loc, const char *msg) {
+  for (size_t i = 0; i < F.n; i++)
+    if (F.v[i]->kind == k && !scan_util_loc_cmp(F.v[i]->loc, loc) && !strcmp(F.v[i]->msg, msg)) return NULL;
+  return scan_diag_new(k, loc, msg);
+}
+
 void scan_diag_note(scan_finding *f, scan_loc loc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -286,13 +286,13 @@ void scan_unit_analyse(scan_tu *t, int n) {
   }
   for (size_t i = 0; i < P.broken.n; i++) {
     CXCursor f = P.broken.v[i];
-    scan_diag_new(FK_UNKNOWN, scan_front_cursor_loc(f),
-                  scan_util_fmt("'%s' is not analysed: %s", scan_front_cursor_name(f), scan_front_fn_broken(f)));
+    scan_diag_once(FK_UNKNOWN, scan_front_cursor_loc(f),
+                   scan_util_fmt("'%s' is not analysed: %s", scan_front_cursor_name(f), scan_front_fn_broken(f)));
   }
   for (size_t i = 0; i < P.templates.n; i++) {
     CXCursor f = P.templates.v[i];
     if (!was_entered(f) && (is_kernel(f) || is_device_only(f))) {
-      scan_diag_new(FK_UNKNOWN, scan_front_cursor_loc(f), scan_util_fmt("'%s' is a template that is never instantiated: its accesses are not analysed", scan_front_cursor_name(f)));
+      scan_diag_once(FK_UNKNOWN, scan_front_cursor_loc(f), scan_util_fmt("'%s' is a template that is never instantiated: its accesses are not analysed", scan_front_cursor_name(f)));
     }
   }
 }
