@@ -138,7 +138,7 @@ def sibling(src, work, d):
     extract_files(gitdir, "src/" + d, work, r"\.(h|hpp|cuh|hh|inc|inl|def|cu|cpp|c)$")
 
 
-INCLUDE = re.compile(rb'#\s*include\s*[<"]([^">]+\.cu)[">]')
+INCLUDE = re.compile(rb'#\s*include\s*[<"]([^">]+\.(?:cu|cpp|cc|cxx))[">]')
 INCLUDE_UP = re.compile(rb'#\s*include\s*[<"]\.\./([^/">]+)/')
 
 
@@ -156,9 +156,10 @@ def prepare(src, work):
             if not cus:
                 srcs.write("%s\t(no .cu file)\n" % n)
                 continue
-            # a .cu file another file of the program #includes (main.cu: #include
-            # "kernels.cu") is not a translation unit: it is analysed inside
-            # the file that includes it, not alone
+            # a .cu (or .cpp) file another file of the program #includes
+            # (main.cu: #include "kernels.cu"; mcmd's main.cpp includes every
+            # other .cpp, a unity build) is not a translation unit: it is
+            # analysed inside the file that includes it, not alone
             included = set()
             for dp, _, fs in os.walk(pdir):
                 for f in fs:
@@ -170,13 +171,14 @@ def prepare(src, work):
             # the program's host translation units (main.cpp holds main and
             # calls the launchers of kernels.cu): analysed with the .cu files,
             # which gsan scan joins into one program
-            units += sorted(os.path.relpath(os.path.join(dp, f), pdir) for dp, _, fs in os.walk(pdir) for f in fs
-                            if re.search(r"\.(cpp|cc|cxx)$", f) and f not in included)
+            hosts = sorted(os.path.relpath(os.path.join(dp, f), pdir) for dp, _, fs in os.walk(pdir) for f in fs
+                           if re.search(r"\.(cpp|cc|cxx)$", f))
+            units += [h for h in hosts if os.path.basename(h) not in included]
             with open(os.path.join(work, "files", n), "w") as f:
                 for c in units:
                     f.write(c + "\n")
             with open(os.path.join(work, "included.tsv"), "a") as f:
-                for c in cus:
+                for c in cus + hosts:
                     if c not in units:
                         f.write("%s\t%s\n" % (n, c))
             flags, how = make_flags(pdir)
@@ -363,8 +365,8 @@ def report(work, out_md, command):
     noflags = [x[0] for x in srcinfo if len(x) > 1 and x[1] != "(no .cu file)" and "make" not in x[1]
                and "Makefile" not in x[1]]
     noflags += [x[0] for x in srcinfo if len(x) > 1 and x[1].startswith("no ")]
-    w.append("- each program: one `gsan scan FILE.cu... -- FLAGS` in its folder over its .cu files that are "
-             "translation units (%d .cu files that another file of their program `#include`s are analysed "
+    w.append("- each program: one `gsan scan FILE.cu... -- FLAGS` in its folder over its .cu, .cpp and .cc files "
+             "that are translation units (%d .cu and .cpp files that another file of their program `#include`s are analysed "
              "inside it, not alone), with the flags of the first nvcc (or nvc++) command of `make -n` that "
              "compiles a .cu file, else the Makefile's `$(CC) $(CFLAGS)` (`build/corpus-scan/flags-source.tsv`); "
              "%d programs with no flags found (no Makefile, or none that names nvcc) are analysed with none "
