@@ -218,6 +218,7 @@ typedef struct {
   int ctx;           /* launch context, -1 on the host */
   const char *what;  /* copies, and accesses a named call makes: the call's name */
   const char *why;   /* set: reported unknown for this reason without asking the solver */
+  const char *taint; /* set: code with errors was skipped before it: proved, or unknown for this reason */
 } scan_access;
 
 /* a use of an allocation on the host that must come before its free */
@@ -229,6 +230,7 @@ typedef struct {
   const char *name;  /* the pointer as written */
   const char *what;  /* "passed to kernel 'k'", "copied by cudaMemcpy", ... */
   const char *why;   /* set: the function is not followed exactly (goto), so an unknown at most */
+  const char *taint; /* set: code with errors was skipped before it, so an unknown at most */
 } scan_use;
 
 /* one kernel launch (or a kernel analysed with no launch in sight) */

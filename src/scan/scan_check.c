@@ -469,6 +469,8 @@ static const char *timeout_why(void) {
    kind of report it makes */
 static scan_finding *report(const scan_access *a, const scan_query *q, const uint64_t *values, scan_fkind want,
                             const char *msg, const char *tail) {
+  /* after code with errors that was skipped: a guard it held is not seen */
+  if (a->taint) return unknown(a, a->taint);
   const char *wit = join_witness(witness_vars(q, values), tail);
   if (a->ctx >= 0 && scan_model_state.launches.v[a->ctx].free_launch) {
     const scan_launch *L = &scan_model_state.launches.v[a->ctx];
@@ -624,9 +626,11 @@ static void check_use(const scan_use *u) {
   const char *what = !strncmp(u->what, "freed again", 11)
                          ? scan_util_fmt("'%s' may be freed twice: %s", u->name, u->what)
                          : scan_util_fmt("'%s' is used after it was freed: %s", u->name, u->what);
-  if (res == Q_UNKNOWN || u->why || first_opaque(&q)) {
+  if (res == Q_UNKNOWN || u->why || u->taint || first_opaque(&q)) {
     scan_diag_new(FK_UNKNOWN, u->loc, scan_util_fmt("cannot decide whether %s: %s", what,
-                                          u->why ? u->why : res == Q_UNKNOWN ? timeout_why() : first_opaque(&q)));
+                                          u->why     ? u->why
+                                          : u->taint ? u->taint
+                                          : res == Q_UNKNOWN ? timeout_why() : first_opaque(&q)));
     return;
   }
   scan_finding *f = scan_diag_new(FK_UAF, u->loc, what);

@@ -148,6 +148,7 @@ static void launch_run(interp *H, CXCursor callee, CXCursor call, const val cfg[
   K.reach = reach;
   K.device = true;
   K.ctx = ctx;
+  K.taint = H->taint; /* launched after code with errors was skipped */
   scan_exec_call_user(&K, def, args, na, call);
 }
 

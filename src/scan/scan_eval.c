@@ -293,6 +293,7 @@ void scan_eval_record_access_n(interp *I, val ptr, const sx *width, unsigned ele
   a.ctx = I->ctx;
   a.what = what;
   a.why = I->fr ? I->fr->why : NULL;
+  a.taint = I->taint;
   a.off = scan_expr_const(64, 0);
   if (ptr.k == V_PTR && ptr.region >= 0) {
     a.region = ptr.region;
@@ -920,6 +921,22 @@ static val array_address(interp *I, CXCursor e) {
   return lv.k == LV_VAR ? scan_eval_lval_load(I, &lv, e) : scan_eval_lval_address(I, &lv);
 }
 
+lval scan_eval_construct_on(interp *I, unsigned fr, CXCursor key, CXType t, CXCursor call, CXCursor ctor, CXCursor def,
+                            const char *unset) {
+  scan_env_put(I->env, fr, key, scan_eval_val_opaque(t, scan_front_cursor_loc(call), unset));
+  lval lv;
+  memset(&lv, 0, sizeof lv);
+  lv.k = LV_VAR;
+  lv.frame = fr;
+  lv.decl = key;
+  lv.type = t;
+  val *args;
+  int na = scan_exec_call_args(I, call, ctor, &args);
+  I->self_arg = scan_eval_val_addr(lv);
+  scan_exec_call_user(I, def, args, na, call);
+  return lv;
+}
+
 static val construct(interp *I, CXCursor e, CXCursor ctor) {
   CXType t = cursor_type(e);
   int n = clang_Cursor_getNumArguments(e);
@@ -950,17 +967,8 @@ static val construct(interp *I, CXCursor e, CXCursor ctor) {
     CXCursor d = I->hint_decl;
     I->hint_decl = clang_getNullCursor();
     unsigned fr = I->fr ? I->fr->id : 0;
-    scan_env_put(I->env, fr, d, scan_eval_val_opaque(t, loc, scan_util_fmt("a member of '%s' is not set by its constructor", scan_front_cursor_name(d))));
-    lval lv;
-    memset(&lv, 0, sizeof lv);
-    lv.k = LV_VAR;
-    lv.frame = fr;
-    lv.decl = d;
-    lv.type = t;
-    val *args;
-    int na = scan_exec_call_args(I, e, ctor, &args);
-    I->self_arg = scan_eval_val_addr(lv);
-    scan_exec_call_user(I, def, args, na, e);
+    scan_eval_construct_on(I, fr, d, t, e, ctor, def,
+                           scan_util_fmt("a member of '%s' is not set by its constructor", scan_front_cursor_name(d)));
     val *b = scan_env_get(I->env, fr, d);
     return b ? *b : scan_eval_val_opaque(t, loc, "the object is not one the model follows");
   }

@@ -628,9 +628,19 @@ static void infer_invariants(interp *I, env *pre, const sx *entry, CXCursor body
   else if (misses != INV_FRUITFUL) fruitless.v[at].misses = misses + 1;
 }
 
+static void taint(interp *I, const char *where);
+
+/* a loop with a statement with errors anywhere in it: its next iteration
+   comes after that statement, so the whole loop is tainted from the start */
+static void taint_loop(interp *I, CXCursor loop) {
+  const char *where = I->fr && I->fr->in_part && !I->taint ? scan_front_error_in(loop) : NULL;
+  if (where) taint(I, where);
+}
+
 static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body, bool is_for,
                       bool is_do) {
   scan_loc loc = scan_front_cursor_loc(loop);
+  taint_loop(I, loop);
   if (!null(init)) scan_exec_stmt(I, init);
   if (scan_expr_is_false(I->reach)) return;
   cursor_vec mods = {0};
@@ -744,6 +754,7 @@ static void exec_loop(interp *I, CXCursor loop, CXCursor init, CXCursor cond, CX
 }
 
 static void exec_range_for(interp *I, CXCursor s) {
+  taint_loop(I, s);
   CXCursor *k;
   int n = scan_front_cursor_children(s, &k);
   scan_loc loc = scan_front_cursor_loc(s);
@@ -1078,6 +1089,7 @@ val scan_exec_call_user(interp *I, CXCursor def, const val *args, int nargs, CXC
   fr.ret_type = rt;
   fr.up = I->fr;
   fr.why = I->fr ? I->fr->why : NULL;
+  fr.in_part = scan_front_fn_in_part(def);
   fr.self = I->self_arg;
   I->self_arg = scan_eval_val_none();
   CXCursor g = clang_getNullCursor();
@@ -1136,6 +1148,7 @@ static void record_unmodelled(interp *I, CXCursor s, const char *why) {
   a.reach = I->reach;
   a.ctx = I->ctx;
   a.why = why;
+  a.taint = I->taint;
   VEC_PUSH(scan_model_state.accesses, a);
 }
 
@@ -1187,8 +1200,64 @@ static bool has_label(CXCursor s) {
   return found;
 }
 
+/* ---- statements with errors, in a function analysed in part ----
+ * A statement with an error (a call of a library whose header is missing)
+ * is skipped: every variable it declares or names gets a value the model
+ * does not know (it may have written any of them), local arrays' stores are
+ * forgotten, and from there on the path is tainted: an access after it,
+ * here or in a kernel launched after it, is proved in bounds or left
+ * unknown, never reported (a guard the statement held is not seen). What it
+ * allocates, frees or launches is not seen either. */
+typedef struct {
+  interp *I;
+  const char *why;
+} havoc_ctx;
+
+static enum CXChildVisitResult havoc_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  havoc_ctx *h = data;
+  interp *I = h->I;
+  scan_loc loc = scan_front_cursor_loc(c);
+  if (kind(c) == CXCursor_VarDecl && !clang_isInvalidDeclaration(c)) {
+    CXType t = clang_getCursorType(c);
+    ctype ct = scan_front_ctype(t);
+    val v = ct.k == CT_ARRAY ? scan_eval_val_unknown_ptr(h->why)
+            : ct.k == CT_REF ? scan_eval_val_none()
+                             : scan_eval_val_opaque(t, loc, h->why);
+    scan_env_put(I->env, I->fr ? I->fr->id : 0, c, v);
+  } else if (kind(c) == CXCursor_DeclRefExpr) {
+    CXCursor d = clang_getCursorReferenced(c);
+    if ((kind(d) == CXCursor_VarDecl || kind(d) == CXCursor_ParmDecl) && !clang_isInvalidDeclaration(d) &&
+        scan_front_ctype(clang_getCursorType(d)).k != CT_ARRAY) {
+      lval lv = scan_eval_lval(I, c);
+      if (lv.k != LV_NONE) scan_eval_lval_store(I, &lv, scan_eval_val_opaque(lv.type, loc, h->why), c);
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+static void taint(interp *I, const char *where) {
+  if (!I->taint)
+    I->taint = scan_util_fmt("code with an error at %s came before it, and what that code does is not known", where);
+}
+
+static void skip_stmt(interp *I, CXCursor s, const char *where) {
+  havoc_ctx h = {I, scan_util_fmt("the value is set by code with an error at %s", where)};
+  clang_visitChildren(s, havoc_visit, &h);
+  I->stores.n = 0;
+  taint(I, where);
+}
+
 void scan_exec_stmt(interp *I, CXCursor s) {
   if (scan_expr_is_false(I->reach) && !(gone(I) && has_label(s))) return;
+  if (I->fr && I->fr->in_part) {
+    const char *where = scan_front_stmt_skipped(s, kind(I->fr->fn) == CXCursor_FunctionTemplate ||
+                                                       !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(I->fr->fn)));
+    if (where) {
+      skip_stmt(I, s, where);
+      return;
+    }
+  }
   if (scan_exec_nest_enter(I, s)) return;
   I->steps++;
   exec_stmt(I, s);

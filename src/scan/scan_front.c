@@ -39,6 +39,7 @@ typedef struct {
 typedef struct {
   CXCursor fn;
   const char *why; /* NULL: intact */
+  bool in_part;    /* its errors are all in its body's statements: analysed in part */
 } fn_state;
 static VEC(unit_errs) errs;
 static VEC(fn_state) fn_states;
@@ -104,41 +105,149 @@ static enum CXChildVisitResult invalid_visit(CXCursor c, CXCursor parent, CXClie
   return CXChildVisit_Recurse;
 }
 
-static const char *broken_why(CXCursor fn, unit_errs *u) {
-  CXSourceRange r = clang_getCursorExtent(fn);
-  CXFile f1, f2;
+/* a declaration with an error that c is, names, has the type of, or holds */
+static CXCursor invalid_in(CXCursor c) {
+  CXCursor bad = clang_getNullCursor();
+  if (invalid_visit(c, clang_getNullCursor(), &bad) == CXChildVisit_Recurse) clang_visitChildren(c, invalid_visit, &bad);
+  return bad;
+}
+
+/* the first error in c's extent, "line N (the message)"; else the first
+   declaration with an error c uses, "'T' (line N), whose declaration has an
+   error" (*use set); NULL when c has neither */
+static const char *error_in(CXCursor c, unit_errs *u, bool *use) {
+  *use = false;
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile f1;
   unsigned o1, o2, line;
   clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
-  clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
+  clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &o2);
   for (size_t i = 0; f1 && i < u->at.n; i++) {
     err_at *e = &u->at.v[i];
     if (!clang_File_isEqual(e->file, f1) || e->off < o1 || e->off > o2) continue;
     clang_getExpansionLocation(clang_getLocationForOffset(u->tu, e->file, e->off), NULL, &line, NULL, NULL);
-    return scan_util_fmt("its code has an error at line %u (%s)", line, e->msg);
+    return scan_util_fmt("line %u (%s)", line, e->msg);
   }
-  CXCursor bad = clang_getNullCursor(), owner = clang_getCursorSemanticParent(fn);
-  if (invalid_decl(fn)) bad = fn;
-  else if (invalid_decl(owner)) bad = owner; /* a method of a class with an error: `this` names it nowhere */
-  else clang_visitChildren(fn, invalid_visit, &bad);
+  CXCursor bad = invalid_in(c);
   if (clang_Cursor_isNull(bad)) return NULL;
-  scan_loc l = scan_front_cursor_loc(bad);
-  if (clang_equalCursors(bad, fn)) return scan_util_fmt("its declaration has an error (line %u)", l.line);
-  return scan_util_fmt("it uses '%s' (line %u), whose declaration has an error", scan_front_cursor_name(bad), l.line);
+  *use = true;
+  return scan_util_fmt("'%s' (line %u), whose declaration has an error", scan_front_cursor_name(bad),
+                       scan_front_cursor_loc(bad).line);
 }
 
-const char *scan_front_fn_broken(CXCursor fn) {
-  if (clang_Cursor_isNull(fn)) return NULL;
+/* fn's errors are all in statements of its body (its name, parameters,
+   return type and class have none): it is analysed in part */
+static bool errors_in_body(CXCursor fn, unit_errs *u) {
+  CXCursor owner = clang_getCursorSemanticParent(fn), body = clang_getNullCursor();
+  if (invalid_decl(fn) || invalid_decl(owner) || invalid_decl(clang_getTypeDeclaration(clang_getCursorResultType(fn))))
+    return false;
+  CXCursor *k;
+  int n = scan_front_cursor_children(fn, &k);
+  bool use;
+  for (int i = 0; i < n; i++) {
+    if (clang_getCursorKind(k[i]) == CXCursor_CompoundStmt) body = k[i];
+    else if (error_in(k[i], u, &use)) return false; /* a parameter, a member initialiser... */
+  }
+  if (clang_Cursor_isNull(body)) return false;
+  CXSourceRange fr = clang_getCursorExtent(fn), br = clang_getCursorExtent(body);
+  CXFile f;
+  unsigned o1, o2, b1, b2;
+  clang_getExpansionLocation(clang_getRangeStart(fr), &f, NULL, NULL, &o1);
+  clang_getExpansionLocation(clang_getRangeEnd(fr), NULL, NULL, NULL, &o2);
+  clang_getExpansionLocation(clang_getRangeStart(br), NULL, NULL, NULL, &b1);
+  clang_getExpansionLocation(clang_getRangeEnd(br), NULL, NULL, NULL, &b2);
+  for (size_t i = 0; f && i < u->at.n; i++) {
+    err_at *e = &u->at.v[i];
+    if (clang_File_isEqual(e->file, f) && e->off >= o1 && e->off <= o2 && (e->off < b1 || e->off > b2)) return false;
+  }
+  return true;
+}
+
+static const char *broken_why(CXCursor fn, unit_errs *u) {
+  CXCursor owner = clang_getCursorSemanticParent(fn);
+  if (invalid_decl(fn)) return scan_util_fmt("its declaration has an error (line %u)", scan_front_cursor_loc(fn).line);
+  /* a method of a class with an error: `this` names it nowhere */
+  if (invalid_decl(owner))
+    return scan_util_fmt("it uses '%s' (line %u), whose declaration has an error", scan_front_cursor_name(owner),
+                         scan_front_cursor_loc(owner).line);
+  bool use;
+  const char *w = error_in(fn, u, &use);
+  return !w ? NULL : use ? scan_util_fmt("it uses %s", w) : scan_util_fmt("its code has an error at %s", w);
+}
+
+static const fn_state *state_of(CXCursor fn) {
+  static const fn_state intact = {{0}, NULL, false};
+  if (clang_Cursor_isNull(fn)) return &intact;
   unit_errs *u = errs_of(clang_Cursor_getTranslationUnit(fn));
-  if (!u) return NULL;
+  if (!u) return &intact;
   for (size_t i = 0; i < fn_states.n; i++)
-    if (clang_equalCursors(fn_states.v[i].fn, fn)) return fn_states.v[i].why;
-  fn_state st = {fn, broken_why(fn, u)};
+    if (clang_equalCursors(fn_states.v[i].fn, fn)) return &fn_states.v[i];
+  fn_state st = {fn, broken_why(fn, u), false};
+  st.in_part = st.why && errors_in_body(fn, u);
   VEC_PUSH(fn_states, st);
-  return st.why;
+  return &fn_states.v[fn_states.n - 1];
+}
+
+const char *scan_front_fn_broken(CXCursor fn) { return state_of(fn)->why; }
+
+bool scan_front_fn_in_part(CXCursor fn) { return state_of(fn)->in_part; }
+
+static bool compound_like(enum CXCursorKind k) {
+  return k == CXCursor_CompoundStmt || k == CXCursor_IfStmt || k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
+         k == CXCursor_DoStmt || k == CXCursor_SwitchStmt || k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt ||
+         k == CXCursor_LabelStmt || k == CXCursor_CXXTryStmt || k == CXCursor_CXXCatchStmt;
+}
+
+/* an expression of dependent type outside a template: clang's recovery from
+   an error it reported elsewhere (a call of an undeclared function whose
+   argument uses a variable of an unknown type draws no error of its own) */
+static enum CXChildVisitResult recovery_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (clang_isExpression(clang_getCursorKind(c)) && clang_getCursorType(c).kind == CXType_Dependent) {
+    *(CXCursor *)data = c;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+static const char *leaf_error(CXCursor s, unit_errs *u, bool tmpl) {
+  bool use;
+  const char *w = error_in(s, u, &use);
+  if (w || tmpl) return w;
+  CXCursor bad = clang_getNullCursor();
+  if (recovery_visit(s, clang_getNullCursor(), &bad) == CXChildVisit_Recurse) clang_visitChildren(s, recovery_visit, &bad);
+  if (clang_Cursor_isNull(bad)) return NULL;
+  return scan_util_fmt("line %u (an expression clang could not resolve)", scan_front_cursor_loc(bad).line);
+}
+
+const char *scan_front_stmt_skipped(CXCursor s, bool tmpl) {
+  unit_errs *u = errs_of(clang_Cursor_getTranslationUnit(s));
+  if (!u) return NULL;
+  enum CXCursorKind k = clang_getCursorKind(s);
+  if (!compound_like(k)) return leaf_error(s, u, tmpl);
+  /* a statement that holds others is skipped only for an error in a part
+     that is not a block or such a statement itself (a condition, a loop's
+     init and step, a branch written without braces); the blocks' statements
+     are looked at one by one */
+  if (k == CXCursor_CompoundStmt || k == CXCursor_LabelStmt || k == CXCursor_DefaultStmt) return NULL;
+  CXCursor *kids;
+  int n = scan_front_cursor_children(s, &kids);
+  for (int i = 0; i < n; i++) {
+    if (compound_like(clang_getCursorKind(kids[i]))) continue;
+    const char *w = leaf_error(kids[i], u, tmpl);
+    if (w) return w;
+  }
+  return NULL;
+}
+
+const char *scan_front_error_in(CXCursor c) {
+  unit_errs *u = errs_of(clang_Cursor_getTranslationUnit(c));
+  bool use;
+  return u ? error_in(c, u, &use) : NULL;
 }
 
 typedef struct {
-  unsigned defs, intact;
+  unsigned defs, intact, in_part;
 } fn_count;
 
 static enum CXChildVisitResult count_visit(CXCursor c, CXCursor parent, CXClientData data) {
@@ -158,6 +267,7 @@ static enum CXChildVisitResult count_visit(CXCursor c, CXCursor parent, CXClient
     if (clang_isCursorDefinition(c)) {
       n->defs++;
       n->intact += !scan_front_fn_broken(c);
+      n->in_part += scan_front_fn_in_part(c);
     }
     return CXChildVisit_Continue;
   default: return CXChildVisit_Continue;
@@ -266,16 +376,21 @@ static int parse(const scan_front_opts *o, const char *file, struct CXUnsavedFil
   unsigned e_tu = tu ? parse_errors(tu, false) : UINT_MAX, e_own = own && !ec ? parse_errors(own, false) : UINT_MAX;
   CXTranslationUnit pick = e_own < e_tu ? own : tu;
   unsigned ne = e_own < e_tu ? e_own : e_tu;
+  /* not with gsan's own declarations missing (an installation without its
+     data): every CUDA name would be an error */
+  if (pick == own && access(scan_util_fmt("%s/scan_cuda.h", o->data_dir), R_OK) != 0) pick = NULL;
   if (pick) {
     record_errors(pick);
     fn_count c = {0};
     clang_visitChildren(clang_getTranslationUnitCursor(pick), count_visit, &c);
-    if (c.intact) {
+    if (c.intact + c.in_part) {
       parse_errors(pick, true);
+      unsigned out_ = c.defs - c.intact - c.in_part;
       fprintf(stderr,
-              "gsan scan: %s: analysed in part: %u error%s; %u of the %u functions defined in it and its headers %s "
-              "not analysed (an error is in them or in a declaration they use)\n",
-              file, ne, ne == 1 ? "" : "s", c.defs - c.intact, c.defs, c.defs - c.intact == 1 ? "is" : "are");
+              "gsan scan: %s: analysed in part: %u error%s; of the %u functions defined in it and its headers, %u %s "
+              "analysed in part (errors in their statements) and %u not at all (errors in their declarations, or "
+              "in declarations they use)\n",
+              file, ne, ne == 1 ? "" : "s", c.defs, c.in_part, c.in_part == 1 ? "is" : "are", out_);
       if (pick != tu && tu) clang_disposeTranslationUnit(tu);
       if (pick != own && own) clang_disposeTranslationUnit(own);
       out->tu = scan_front_tu = pick;

@@ -36,6 +36,19 @@ void scan_front_dispose(scan_tu *t);
    ("its code has an error at line N (...)", "it uses 'T' (line N), whose
    declaration has an error"); NULL for one that is, and in a unit without errors */
 const char *scan_front_fn_broken(CXCursor fn);
+/* such a function whose errors are all in statements of its body: it is
+   analysed in part, its statements with errors skipped (scan_exec.c) */
+bool scan_front_fn_in_part(CXCursor fn);
+/* in a unit with errors, why statement s of a function analysed in part is
+   skipped ("line N (the error)"), or NULL: s has an error, uses a
+   declaration with one, or (outside a template: tmpl false) holds an
+   expression clang left of dependent type in recovering from one; a
+   statement that holds others (a block, if, for, while, switch, try), only
+   when a part of it that is not a block or such a statement does */
+const char *scan_front_stmt_skipped(CXCursor s, bool tmpl);
+/* the first error in c's extent or declaration with an error it uses, as
+   above; NULL in a unit without errors */
+const char *scan_front_error_in(CXCursor c);
 
 /* flags of a build, in nvcc's spelling or clang's, as the parser's (clang's)
    flags: include paths (relative ones made absolute against DIR unless it is

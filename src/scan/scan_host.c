@@ -82,7 +82,7 @@ void scan_host_use(interp *I, val p, CXCursor at, const char *what) {
   if (p.k != V_PTR || p.region < 0 || scan_expr_is_false(I->reach)) return;
   scan_region *r = scan_model_reg(p.region);
   if (!r->freed) return;
-  scan_use u = {scan_front_cursor_loc(at), p.region, I->reach, r->freed, scan_front_cursor_text(scan_front_cursor_strip(at)), what, I->fr ? I->fr->why : NULL};
+  scan_use u = {scan_front_cursor_loc(at), p.region, I->reach, r->freed, scan_front_cursor_text(scan_front_cursor_strip(at)), what, I->fr ? I->fr->why : NULL, I->taint};
   VEC_PUSH(scan_model_state.uses, u);
 }
 
@@ -117,6 +117,7 @@ static void host_access(interp *I, val p, CXCursor arg, val count, scan_akind k,
   a.base = scan_front_cursor_text(scan_front_cursor_strip(arg));
   a.part = -1;
   a.reach = I->reach;
+  a.taint = I->taint;
   a.ctx = -1;
   a.what = fname;
   if (p.k == V_PTR && p.region >= 0) a.reach = scan_expr_and(a.reach, scan_model_allocated(p.region));
@@ -149,6 +150,7 @@ static void host_unmodelled(interp *I, CXCursor call, const char *fname) {
   a.base = clang_Cursor_getNumArguments(call) > 0 ? scan_front_cursor_text(scan_front_cursor_strip(arg(call, 0))) : fname;
   a.part = -1;
   a.reach = I->reach;
+  a.taint = I->taint;
   a.ctx = -1;
   a.what = fname;
   a.why = scan_util_fmt("'%s' is not modelled, so the bytes it copies or sets are not checked", fname);
@@ -371,20 +373,9 @@ static bool new_object(interp *I, CXCursor e, CXType el, val *out) {
     return false;
   CXCursor def = scan_unit_method(ctor);
   if (clang_Cursor_isNull(def)) return false;
-  unsigned fr = scan_unit_frame();
-  scan_loc loc = scan_front_cursor_loc(e);
-  scan_env_put(I->env, fr, e,
-               scan_eval_val_opaque(el, loc, scan_util_fmt("a member of the object made by new at line %u is not set by its constructor", loc.line)));
-  lval lv;
-  memset(&lv, 0, sizeof lv);
-  lv.k = LV_VAR;
-  lv.frame = fr;
-  lv.decl = e;
-  lv.type = el;
-  val *args;
-  int na = scan_exec_call_args(I, call, ctor, &args);
-  I->self_arg = scan_eval_val_addr(lv);
-  scan_exec_call_user(I, def, args, na, call);
+  unsigned line = scan_front_cursor_loc(e).line;
+  lval lv = scan_eval_construct_on(I, scan_unit_frame(), e, el, call, ctor, def,
+                                   scan_util_fmt("a member of the object made by new at line %u is not set by its constructor", line));
   *out = scan_eval_val_addr(lv);
   return true;
 }

@@ -68,6 +68,7 @@ typedef struct frame {
   CXType ret_type;
   VEC(ret_item) rets;
   const char *why; /* set: every access in this function is reported unknown */
+  bool in_part;    /* a function with errors in its statements, which are skipped (scan_front_stmt_skipped) */
   val self;        /* a method's object: the address of a variable, or V_NONE */
   const sx *gone;  /* the paths that left by goto, and their bindings: they */
   env *gone_env;   /* join every label after (the function is unknown anyway) */
@@ -106,6 +107,8 @@ typedef struct interp {
   val self_arg;       /* the object of the method scan_exec_call_user enters next */
   VEC(local_store) stores; /* per local array; emptied at calls and around loop bodies */
   bool trial;         /* a loop's body run to test invariants (scan_exec.c): loops in it infer none */
+  const char *taint;  /* a statement with errors was skipped before (why): what comes after is
+                         proved or left unknown, never reported; a launch passes it on */
 } interp;
 
 /* ---- values (scan_eval.c) ---- */
@@ -115,6 +118,11 @@ val scan_eval_val_float(void);
 val scan_eval_val_ptr(int region, const sx *off);
 val scan_eval_minmax(interp *I, CXCursor call, bool is_max, bool sgn);
 val scan_eval_val_addr(lval lv);
+/* A user's constructor (def, of ctor, called by call) run on the object that
+   is variable key of frame fr, whose members start with no value (unset
+   says why, for one the constructor leaves so): its lvalue */
+lval scan_eval_construct_on(interp *I, unsigned fr, CXCursor key, CXType t, CXCursor call, CXCursor ctor, CXCursor def,
+                            const char *unset);
 val scan_eval_val_unknown_ptr(const char *why);
 val scan_eval_val_opaque(CXType t, scan_loc loc, const char *why);
 /* a value of type t made of fresh variables of kind k (loaded, input, opaque) */

@@ -284,7 +284,7 @@ int main(int argc, char **argv) {
     }
     if (tu.errors) {
       /* the rest of the file is analysed; the run is still not a clean one */
-      scan_sarif_analysed_in_part(files.v[i], scan_util_fmt("%u error%s, the first: %s; the functions with errors are not analysed",
+      scan_sarif_analysed_in_part(files.v[i], scan_util_fmt("%u error%s, the first: %s; the statements with errors are skipped, or their whole function",
                                                             tu.errors, tu.errors == 1 ? "" : "s", scan_front_error));
       in_part++;
       status = 2;

@@ -54,6 +54,10 @@ typedef struct {
   usr_vec calls;        /* the callee of every direct call, repeated */
   usr_vec refs;         /* every function named, repeated */
   cursor_vec broken;    /* definitions not analysed: errors (scan_front_fn_broken) */
+  cursor_vec in_part;   /* definitions analysed in part: errors in statements (scan_front_fn_in_part) */
+  usr_vec called_by_errors; /* functions called in statements with errors, which are skipped */
+  bool visiting_in_part; /* call_visit is in one: its statements with errors call nothing */
+  bool visiting_template;
 } unit;
 
 static unit P; /* the program being analysed */
@@ -89,17 +93,26 @@ static CXCursor defined(CXCursor callee) {
         break;
       }
   }
-  return null(d) || scan_front_cursor_in_system(d) || scan_front_fn_broken(d) ? clang_getNullCursor() : d;
+  return null(d) || scan_front_cursor_in_system(d) || (scan_front_fn_broken(d) && !scan_front_fn_in_part(d))
+             ? clang_getNullCursor()
+             : d;
 }
 
-/* a definition with errors: kept once, for its remark, and not visited */
+static bool has_usr(cursor_vec *v, const char *d) {
+  for (size_t i = 0; i < v->n; i++)
+    if (scan_unit_usr(v->v[i]) == d) return true;
+  return false;
+}
+
+/* a definition with errors, kept once for its remark: set aside (not
+   visited) unless it is analysed in part */
 static bool set_aside(unit *u, CXCursor c) {
   if (!scan_front_fn_broken(c)) return false;
   const char *d = scan_unit_usr(c);
-  for (size_t i = 0; i < u->broken.n; i++)
-    if (scan_unit_usr(u->broken.v[i]) == d) return true;
-  VEC_PUSH(u->broken, c);
-  return true;
+  bool part = scan_front_fn_in_part(c);
+  cursor_vec *v = part ? &u->in_part : &u->broken;
+  if (!has_usr(v, d)) VEC_PUSH(*v, c);
+  return !part;
 }
 
 CXCursor scan_unit_definition(CXCursor callee) {
@@ -125,8 +138,30 @@ static enum CXChildVisitResult ref_visit(CXCursor c, CXCursor parent, CXClientDa
   return CXChildVisit_Recurse;
 }
 
+/* the functions a statement with errors calls: no analysed code calls
+   them there (the statement is skipped), yet main reaches them */
+static enum CXChildVisitResult skipped_call_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  unit *u = data;
+  if (kind(c) == CXCursor_CallExpr) {
+    const char *d = scan_unit_usr(scan_front_callee(c));
+    if (*d && !has(&u->called_by_errors, d)) VEC_PUSH(u->called_by_errors, d);
+  }
+  return CXChildVisit_Recurse;
+}
+
 static enum CXChildVisitResult call_visit(CXCursor c, CXCursor parent, CXClientData data) {
   unit *u = data;
+  /* a statement with errors calls nothing (scan_exec.c skips it) */
+  enum CXCursorKind pk = kind(parent);
+  if (u->visiting_in_part && (pk == CXCursor_CompoundStmt || pk == CXCursor_IfStmt || pk == CXCursor_ForStmt ||
+                              pk == CXCursor_WhileStmt || pk == CXCursor_DoStmt || pk == CXCursor_SwitchStmt ||
+                              pk == CXCursor_CaseStmt || pk == CXCursor_DefaultStmt || pk == CXCursor_LabelStmt) &&
+      scan_front_stmt_skipped(c, u->visiting_template)) {
+    skipped_call_visit(c, parent, data);
+    clang_visitChildren(c, skipped_call_visit, data);
+    return CXChildVisit_Continue;
+  }
   ref_visit(c, parent, data);
   if (kind(c) == CXCursor_CallExpr) {
     CXCursor callee = scan_front_callee(c);
@@ -159,13 +194,18 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
       for (size_t i = 0; i < u->defs.n; i++)
         if (scan_unit_usr(u->defs.v[i]) == d) return CXChildVisit_Continue;
       VEC_PUSH(u->defs, c);
+      u->visiting_in_part = scan_front_fn_in_part(c);
       clang_visitChildren(c, call_visit, u);
+      u->visiting_in_part = false;
     }
     return CXChildVisit_Continue;
   case CXCursor_FunctionTemplate:
     if (clang_isCursorDefinition(c) && !set_aside(u, c)) {
       VEC_PUSH(u->templates, c);
+      u->visiting_in_part = scan_front_fn_in_part(c);
+      u->visiting_template = true;
       clang_visitChildren(c, call_visit, u);
+      u->visiting_in_part = u->visiting_template = false;
     }
     return CXChildVisit_Continue;
   case CXCursor_VarDecl: clang_visitChildren(c, ref_visit, u); return CXChildVisit_Continue;
@@ -181,7 +221,7 @@ static bool is_device_only(CXCursor f) {
 /* an entry's parameters: inputs, and pointers to allocations nobody here made;
    for a function whose address is taken (std::thread(work, i), a callback) the
    values it is called with are not known, and not arbitrary either */
-static void run_entry(CXCursor fn, bool address_taken, bool dead) {
+static void run_entry(CXCursor fn, bool address_taken, bool dead, bool by_errors) {
   const char *name = scan_front_cursor_name(fn);
   VEC(val) args = {0};
   CXCursor *k;
@@ -194,6 +234,7 @@ static void run_entry(CXCursor fn, bool address_taken, bool dead) {
     const char *why = is_main        ? "the pointer is main's argv"
                       : address_taken ? scan_util_fmt("'%s' is a parameter of '%s', which is called through its address", pn, name)
                       : dead          ? scan_util_fmt("'%s' is a parameter of '%s', which the program's main does not reach", pn, name)
+                      : by_errors     ? scan_util_fmt("'%s' is a parameter of '%s', which only code with errors calls", pn, name)
                                       : scan_util_fmt("'%s' is a parameter of '%s', which nothing in the analysed code calls", pn, name);
     val v = scan_eval_val_fresh(t, address_taken || dead ? VK_OPAQUE : VK_INPUT, pn, scan_front_cursor_loc(k[i]), why);
     if (is_main && v.k == V_INT && args.n == 0) scan_expr_var_fact((int)v.e->k, scan_expr_bin(SX_SLE, scan_expr_const(v.e->w, 1), v.e));
@@ -268,7 +309,8 @@ void scan_unit_analyse(scan_tu *t, int n) {
       bool is_main = !strcmp(scan_front_cursor_name(f), "main");
       if ((pass == 0) != is_main || is_kernel(f) || is_device_only(f) || has(&P.called, u)) continue;
       if (kind(f) == CXCursor_CXXMethod || kind(f) == CXCursor_Constructor) continue;
-      run_entry(f, count(&P.refs, u) > count(&P.calls, u), has_main && !is_main);
+      bool by_errors = has(&P.called_by_errors, u);
+      run_entry(f, count(&P.refs, u) > count(&P.calls, u), has_main && !is_main && !by_errors, by_errors);
     }
   /* what no launch or call reached */
   for (size_t i = 0; i < P.defs.n; i++)
@@ -288,6 +330,13 @@ void scan_unit_analyse(scan_tu *t, int n) {
     CXCursor f = P.broken.v[i];
     scan_diag_once(FK_UNKNOWN, scan_front_cursor_loc(f),
                    scan_util_fmt("'%s' is not analysed: %s", scan_front_cursor_name(f), scan_front_fn_broken(f)));
+  }
+  for (size_t i = 0; i < P.in_part.n; i++) {
+    CXCursor f = P.in_part.v[i];
+    scan_diag_once(FK_UNKNOWN, scan_front_cursor_loc(f),
+                   scan_util_fmt("'%s' is analysed in part: %s; its statements with errors are skipped, and an access "
+                                 "after one is proved in bounds or left unknown, never reported",
+                                 scan_front_cursor_name(f), scan_front_fn_broken(f)));
   }
   for (size_t i = 0; i < P.templates.n; i++) {
     CXCursor f = P.templates.v[i];

@@ -1,7 +1,9 @@
 // A file with errors (a third-party header that is not there, as GDAL's,
-// MPI's or Boost's often are where gsan scan runs) is analysed in part: the
-// functions with an error in them, or that use a declaration with one, are not
-// analysed, each a remark saying why; the others are, with their findings.
+// MPI's or Boost's often are where gsan scan runs) is analysed in part: a
+// function whose errors are all in its body's statements is analysed with
+// those statements skipped (partial_main.cu); one with an error in its
+// declaration, or that uses a declaration with one, is not analysed; each is a
+// remark saying why; the others are analysed as usual, with their findings.
 // The errors are printed as the compiler's, a line says the file was analysed
 // in part, and the exit status is 2 (the run was not a clean one), as for a
 // file that does not parse at all. With no function left, the file is not
@@ -11,7 +13,7 @@
 // RUN: %FileCheck --check-prefix=ERR %s < %t.err
 // RUN: %FileCheck %s < %t.out
 // ERR: partial_parse.cu:[[@LINE+3]]:10: error: 'thirdparty/raster.h' file not found
-// ERR: gsan scan: {{.*}}partial_parse.cu: analysed in part: {{[0-9]+}} errors; 4 of the 7 functions defined in it and its headers are not analysed
+// ERR: gsan scan: {{.*}}partial_parse.cu: analysed in part: {{[0-9]+}} errors; of the 7 functions defined in it and its headers, 2 are analysed in part (errors in their statements) and 2 not at all
 #include <cuda_runtime.h>
 #include "thirdparty/raster.h"
 
@@ -34,7 +36,7 @@ __global__ void scale_guarded(float *a, int n) {
 }
 
 // a function that uses the struct with an error: not analysed
-// CHECK: partial_parse.cu:[[@LINE+1]]:18: remark: 'first' is not analysed: it uses 'Tile' (line 18), whose declaration has an error [gsan-scan-unknown]
+// CHECK: partial_parse.cu:[[@LINE+1]]:18: remark: 'first' is not analysed: it uses 'Tile' (line 20), whose declaration has an error [gsan-scan-unknown]
 __device__ float first(const Tile &t) { return t.data[0]; }
 
 // a method of a class with an error, that names none of it: not analysed
@@ -45,8 +47,8 @@ struct Reader {
   __device__ int row(int i) { return rows[i]; }
 };
 
-// a kernel that names the library: not analysed
-// CHECK: partial_parse.cu:[[@LINE+1]]:17: remark: 'from_raster' is not analysed: its code has an error at line [[@LINE+2]] (use of undeclared identifier 'raster_pixel') [gsan-scan-unknown]
+// a kernel that names the library in a statement: analysed in part
+// CHECK: partial_parse.cu:[[@LINE+1]]:17: remark: 'from_raster' is analysed in part: its code has an error at line [[@LINE+2]] (use of undeclared identifier 'raster_pixel'); its statements with errors are skipped, and an access after one is proved in bounds or left unknown, never reported [gsan-scan-unknown]
 __global__ void from_raster(float *a, int n) {
   a[threadIdx.x] = raster_pixel(threadIdx.x);
 }
@@ -60,9 +62,9 @@ void run(int n) {
   cudaFree(d);
 }
 
-// main reads its size through the library: not analysed, so run's n is an
-// input of its own
-// CHECK: partial_parse.cu:[[@LINE+1]]:5: remark: 'main' is not analysed: its code has an error at line [[@LINE+2]] (unknown type name 'Raster') [gsan-scan-unknown]
+// main reads its size through the library: both its statements are skipped,
+// so only code with errors calls run, whose n is an input of its own
+// CHECK: partial_parse.cu:[[@LINE+1]]:5: remark: 'main' is analysed in part: its code has an error at line [[@LINE+2]] (unknown type name 'Raster'); its statements with errors are skipped, and an access after one is proved in bounds or left unknown, never reported [gsan-scan-unknown]
 int main(int argc, char **argv) {
   Raster *r = raster_open(argv[1]);
   run(raster_width(r));
