@@ -630,10 +630,16 @@ static void infer_invariants(interp *I, env *pre, const sx *entry, CXCursor body
 
 static void taint(interp *I, const char *where);
 
+/* the function being run is a template's (or an instance of one), where
+   dependent types are no sign of an error */
+static bool in_template(const interp *I) {
+  return kind(I->fr->fn) == CXCursor_FunctionTemplate || !null(clang_getSpecializedCursorTemplate(I->fr->fn));
+}
+
 /* a loop with a statement with errors anywhere in it: its next iteration
    comes after that statement, so the whole loop is tainted from the start */
 static void taint_loop(interp *I, CXCursor loop) {
-  const char *where = I->fr && I->fr->in_part && !I->taint ? scan_front_error_in(loop) : NULL;
+  const char *where = I->fr && I->fr->in_part && !I->taint ? scan_front_error_in(loop, in_template(I)) : NULL;
   if (where) taint(I, where);
 }
 
@@ -1251,8 +1257,7 @@ static void skip_stmt(interp *I, CXCursor s, const char *where) {
 void scan_exec_stmt(interp *I, CXCursor s) {
   if (scan_expr_is_false(I->reach) && !(gone(I) && has_label(s))) return;
   if (I->fr && I->fr->in_part) {
-    const char *where = scan_front_stmt_skipped(s, kind(I->fr->fn) == CXCursor_FunctionTemplate ||
-                                                       !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(I->fr->fn)));
+    const char *where = scan_front_stmt_skipped(s, in_template(I));
     if (where) {
       skip_stmt(I, s, where);
       return;

@@ -240,10 +240,9 @@ const char *scan_front_stmt_skipped(CXCursor s, bool tmpl) {
   return NULL;
 }
 
-const char *scan_front_error_in(CXCursor c) {
+const char *scan_front_error_in(CXCursor c, bool tmpl) {
   unit_errs *u = errs_of(clang_Cursor_getTranslationUnit(c));
-  bool use;
-  return u ? error_in(c, u, &use) : NULL;
+  return u ? leaf_error(c, u, tmpl) : NULL;
 }
 
 typedef struct {

@@ -46,9 +46,10 @@ bool scan_front_fn_in_part(CXCursor fn);
    statement that holds others (a block, if, for, while, switch, try), only
    when a part of it that is not a block or such a statement does */
 const char *scan_front_stmt_skipped(CXCursor s, bool tmpl);
-/* the first error in c's extent or declaration with an error it uses, as
-   above; NULL in a unit without errors */
-const char *scan_front_error_in(CXCursor c);
+/* the first error in c's extent, declaration with an error it uses, or
+   (tmpl false) expression clang recovered as of dependent type, as above;
+   NULL in a unit without errors */
+const char *scan_front_error_in(CXCursor c, bool tmpl);
 
 /* flags of a build, in nvcc's spelling or clang's, as the parser's (clang's)
    flags: include paths (relative ones made absolute against DIR unless it is
