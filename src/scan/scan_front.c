@@ -192,7 +192,7 @@ const char *scan_front_fn_broken(CXCursor fn) { return state_of(fn)->why; }
 
 bool scan_front_fn_in_part(CXCursor fn) { return state_of(fn)->in_part; }
 
-static bool compound_like(enum CXCursorKind k) {
+bool scan_front_holds_statements(enum CXCursorKind k) {
   return k == CXCursor_CompoundStmt || k == CXCursor_IfStmt || k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
          k == CXCursor_DoStmt || k == CXCursor_SwitchStmt || k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt ||
          k == CXCursor_LabelStmt || k == CXCursor_CXXTryStmt || k == CXCursor_CXXCatchStmt;
@@ -224,7 +224,7 @@ const char *scan_front_stmt_skipped(CXCursor s, bool tmpl) {
   unit_errs *u = errs_of(clang_Cursor_getTranslationUnit(s));
   if (!u) return NULL;
   enum CXCursorKind k = clang_getCursorKind(s);
-  if (!compound_like(k)) return leaf_error(s, u, tmpl);
+  if (!scan_front_holds_statements(k)) return leaf_error(s, u, tmpl);
   /* a statement that holds others is skipped only for an error in a part
      that is not a block or such a statement itself (a condition, a loop's
      init and step, a branch written without braces); the blocks' statements
@@ -233,7 +233,7 @@ const char *scan_front_stmt_skipped(CXCursor s, bool tmpl) {
   CXCursor *kids;
   int n = scan_front_cursor_children(s, &kids);
   for (int i = 0; i < n; i++) {
-    if (compound_like(clang_getCursorKind(kids[i]))) continue;
+    if (scan_front_holds_statements(clang_getCursorKind(kids[i]))) continue;
     const char *w = leaf_error(kids[i], u, tmpl);
     if (w) return w;
   }

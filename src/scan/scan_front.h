@@ -46,6 +46,9 @@ bool scan_front_fn_in_part(CXCursor fn);
    statement that holds others (a block, if, for, while, switch, try), only
    when a part of it that is not a block or such a statement does */
 const char *scan_front_stmt_skipped(CXCursor s, bool tmpl);
+/* a block, if, loop, switch, case, label or try: a statement whose children
+   sit in statement positions */
+bool scan_front_holds_statements(enum CXCursorKind k);
 /* the first error in c's extent, declaration with an error it uses, or
    (tmpl false) expression clang recovered as of dependent type, as above;
    NULL in a unit without errors */

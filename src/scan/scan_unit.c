@@ -153,11 +153,7 @@ static enum CXChildVisitResult skipped_call_visit(CXCursor c, CXCursor parent, C
 static enum CXChildVisitResult call_visit(CXCursor c, CXCursor parent, CXClientData data) {
   unit *u = data;
   /* a statement with errors calls nothing (scan_exec.c skips it) */
-  enum CXCursorKind pk = kind(parent);
-  if (u->visiting_in_part && (pk == CXCursor_CompoundStmt || pk == CXCursor_IfStmt || pk == CXCursor_ForStmt ||
-                              pk == CXCursor_WhileStmt || pk == CXCursor_DoStmt || pk == CXCursor_SwitchStmt ||
-                              pk == CXCursor_CaseStmt || pk == CXCursor_DefaultStmt || pk == CXCursor_LabelStmt) &&
-      scan_front_stmt_skipped(c, u->visiting_template)) {
+  if (u->visiting_in_part && scan_front_holds_statements(kind(parent)) && scan_front_stmt_skipped(c, u->visiting_template)) {
     skipped_call_visit(c, parent, data);
     clang_visitChildren(c, skipped_call_visit, data);
     return CXChildVisit_Continue;
