@@ -207,26 +207,24 @@ static void forget_context(rt_dev *d, int alive) {
   d->ring_ctl = 0;
 }
 
-/* 1 when d's context is not the one gsan set up in any more */
-static int context_replaced(const rt_dev *d) {
+/* 1 when d's context is not the one gsan set up in any more (rt_device.h) */
+int rt_device_replaced(const rt_dev *d) {
   unsigned long long id = 0;
   if (!d->ctx_id || !rt_driver.cu.CtxGetId) return 0;
   return rt_driver.cu.CtxGetId(d->cuctx, &id) != CUDA_SUCCESS || id != d->ctx_id;
 }
 
-int rt_device_replaced(const rt_dev *d) { return context_replaced(d); }
-
 /* forget_context under the lock, once: another thread may have forgotten
  * d while this one waited for the lock */
 static void forget_once(rt_dev *d, int alive) {
   pthread_mutex_lock(&rt_gsan.lock);
-  if (d->ready && (alive || context_replaced(d))) forget_context(d, alive);
+  if (d->ready && (alive || rt_device_replaced(d))) forget_context(d, alive);
   pthread_mutex_unlock(&rt_gsan.lock);
 }
 
 /* d is ready, and still in the context it was set up in (forgotten if not) */
 static int still_ready(rt_dev *d) {
-  if (!context_replaced(d)) return 1;
+  if (!rt_device_replaced(d)) return 1;
   forget_once(d, 0);
   return 0;
 }

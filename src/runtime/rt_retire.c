@@ -226,7 +226,8 @@ static void reads_progress(int wait, int force) {
     rt_dev *d = rt_device_at(k);
     /* its context reset unseen: the batch's event and gsan's stream went
      * with it (the program's next call forgets its reads) */
-    while (!rt_device_replaced(d)) {
+    const int gone = rt_device_replaced(d); /* asked once: the loop leaves by break */
+    while (!gone) {
       if (r->flying) {
         CUresult e = rt_driver.vmm.EventQuery(r->ev);
         if (e == CUDA_ERROR_NOT_READY && wait) e = rt_driver.vmm.EventSynchronize(r->ev);
@@ -298,6 +299,8 @@ CUresult rt_retire_ordered(rt_dev *d, uint64_t ptr, uint64_t entry, CUstream s, 
  * all of them, waiting for each), then the canary reads moved on (force: a
  * batch sent however few are gathered) */
 static void poll(int wait, int force) {
+  /* per device, asked once a poll: 1 current, 2 reset unseen */
+  unsigned char ctx_state[RT_MAX_DEVICES] = {0};
   while (__atomic_load_n(&q.any, __ATOMIC_RELAXED)) {
     pthread_mutex_lock(&q.lock);
     if (!q.len) {
@@ -308,7 +311,9 @@ static void poll(int wait, int force) {
     pthread_mutex_unlock(&q.lock);
     /* a context reset unseen: its event is gone, and the program's next
      * call forgets its frees (rt_device_replaced) */
-    if (rt_device_replaced(p.d)) break;
+    unsigned char *st = &ctx_state[p.d->device];
+    if (!*st) *st = rt_device_replaced(p.d) ? 2 : 1;
+    if (*st == 2) break;
     /* a context lost after a fault answers with its error: nothing of it
      * runs any more, so the free has happened as far as anything can tell */
     CUresult r = rt_driver.vmm.EventQuery(p.ev);

@@ -628,7 +628,11 @@ static void infer_invariants(interp *I, env *pre, const sx *entry, CXCursor body
   else if (misses != INV_FRUITFUL) fruitless.v[at].misses = misses + 1;
 }
 
-static void taint(interp *I, const char *where);
+/* the path is after code with an error at where (scan_exec_stmt) */
+static void taint(interp *I, const char *where) {
+  if (!I->taint)
+    I->taint = scan_util_fmt("code with an error at %s came before it, and what that code does is not known", where);
+}
 
 /* the function being run is a template's (or an instance of one), where
    dependent types are no sign of an error */
@@ -1240,11 +1244,6 @@ static enum CXChildVisitResult havoc_visit(CXCursor c, CXCursor parent, CXClient
     }
   }
   return CXChildVisit_Recurse;
-}
-
-static void taint(interp *I, const char *where) {
-  if (!I->taint)
-    I->taint = scan_util_fmt("code with an error at %s came before it, and what that code does is not known", where);
 }
 
 static void skip_stmt(interp *I, CXCursor s, const char *where) {

@@ -22,11 +22,13 @@ static bool has_cuda_headers(const char *root) {
 
 /* ---- a unit with errors: what can still be analysed ----
  * A file whose parse has errors (a third-party header that is not there, a
- * type clang does not know) is analysed in part: a function definition with
+ * type clang does not know) is analysed in part. A function definition with
  * an error inside it (or at a note of one: where a template that fails was
- * instantiated), or that uses a declaration clang marked invalid, is not
- * analysed, and a call of it is a call of a function whose body is not seen;
- * the rest of the file is. A file with no function left is not analysed. */
+ * instantiated), or that uses a declaration clang marked invalid, is
+ * broken: when its errors are all in its body's statements it is run with
+ * those statements skipped (scan_front_stmt_skipped, scan_exec.c), else it
+ * is not analysed and a call of it is a call of a function whose body is
+ * not seen. A file with no function left is not analysed. */
 typedef struct {
   CXFile file;
   unsigned off;
@@ -112,19 +114,31 @@ static CXCursor invalid_in(CXCursor c) {
   return bad;
 }
 
+/* c's extent as file offsets [*lo, *hi] (its file NULL when it has none) */
+static CXFile extent_of(CXCursor c, unsigned *lo, unsigned *hi) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile f;
+  clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, lo);
+  clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, hi);
+  return f;
+}
+
+/* the first error at an offset in [lo, hi] of file f, or NULL */
+static const err_at *error_between(const unit_errs *u, CXFile f, unsigned lo, unsigned hi) {
+  for (size_t i = 0; f && i < u->at.n; i++)
+    if (clang_File_isEqual(u->at.v[i].file, f) && u->at.v[i].off >= lo && u->at.v[i].off <= hi) return &u->at.v[i];
+  return NULL;
+}
+
 /* the first error in c's extent, "line N (the message)"; else the first
    declaration with an error c uses, "'T' (line N), whose declaration has an
    error" (*use set); NULL when c has neither */
 static const char *error_in(CXCursor c, unit_errs *u, bool *use) {
   *use = false;
-  CXSourceRange r = clang_getCursorExtent(c);
-  CXFile f1;
-  unsigned o1, o2, line;
-  clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
-  clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &o2);
-  for (size_t i = 0; f1 && i < u->at.n; i++) {
-    err_at *e = &u->at.v[i];
-    if (!clang_File_isEqual(e->file, f1) || e->off < o1 || e->off > o2) continue;
+  unsigned lo, hi, line;
+  CXFile f = extent_of(c, &lo, &hi);
+  const err_at *e = error_between(u, f, lo, hi);
+  if (e) {
     clang_getExpansionLocation(clang_getLocationForOffset(u->tu, e->file, e->off), NULL, &line, NULL, NULL);
     return scan_util_fmt("line %u (%s)", line, e->msg);
   }
@@ -135,12 +149,12 @@ static const char *error_in(CXCursor c, unit_errs *u, bool *use) {
                        scan_front_cursor_loc(bad).line);
 }
 
-/* fn's errors are all in statements of its body (its name, parameters,
-   return type and class have none): it is analysed in part */
+/* fn's errors (fn and its class have none themselves) are all in statements
+   of its body (its return type, parameters and member initialisers have
+   none): it is analysed in part */
 static bool errors_in_body(CXCursor fn, unit_errs *u) {
-  CXCursor owner = clang_getCursorSemanticParent(fn), body = clang_getNullCursor();
-  if (invalid_decl(fn) || invalid_decl(owner) || invalid_decl(clang_getTypeDeclaration(clang_getCursorResultType(fn))))
-    return false;
+  CXCursor body = clang_getNullCursor();
+  if (invalid_decl(clang_getTypeDeclaration(clang_getCursorResultType(fn)))) return false;
   CXCursor *k;
   int n = scan_front_cursor_children(fn, &k);
   bool use;
@@ -149,30 +163,29 @@ static bool errors_in_body(CXCursor fn, unit_errs *u) {
     else if (error_in(k[i], u, &use)) return false; /* a parameter, a member initialiser... */
   }
   if (clang_Cursor_isNull(body)) return false;
-  CXSourceRange fr = clang_getCursorExtent(fn), br = clang_getCursorExtent(body);
-  CXFile f;
-  unsigned o1, o2, b1, b2;
-  clang_getExpansionLocation(clang_getRangeStart(fr), &f, NULL, NULL, &o1);
-  clang_getExpansionLocation(clang_getRangeEnd(fr), NULL, NULL, NULL, &o2);
-  clang_getExpansionLocation(clang_getRangeStart(br), NULL, NULL, NULL, &b1);
-  clang_getExpansionLocation(clang_getRangeEnd(br), NULL, NULL, NULL, &b2);
-  for (size_t i = 0; f && i < u->at.n; i++) {
-    err_at *e = &u->at.v[i];
-    if (clang_File_isEqual(e->file, f) && e->off >= o1 && e->off <= o2 && (e->off < b1 || e->off > b2)) return false;
-  }
-  return true;
+  unsigned lo, hi, blo, bhi;
+  CXFile f = extent_of(fn, &lo, &hi);
+  extent_of(body, &blo, &bhi);
+  return !(blo && error_between(u, f, lo, blo - 1)) && !error_between(u, f, bhi + 1, hi);
 }
 
-static const char *broken_why(CXCursor fn, unit_errs *u) {
+/* whether fn is broken, why, and whether it is analysed in part */
+static fn_state judge(CXCursor fn, unit_errs *u) {
+  fn_state st = {fn, NULL, false};
   CXCursor owner = clang_getCursorSemanticParent(fn);
-  if (invalid_decl(fn)) return scan_util_fmt("its declaration has an error (line %u)", scan_front_cursor_loc(fn).line);
-  /* a method of a class with an error: `this` names it nowhere */
-  if (invalid_decl(owner))
-    return scan_util_fmt("it uses '%s' (line %u), whose declaration has an error", scan_front_cursor_name(owner),
-                         scan_front_cursor_loc(owner).line);
   bool use;
-  const char *w = error_in(fn, u, &use);
-  return !w ? NULL : use ? scan_util_fmt("it uses %s", w) : scan_util_fmt("its code has an error at %s", w);
+  const char *w;
+  if (invalid_decl(fn)) {
+    st.why = scan_util_fmt("its declaration has an error (line %u)", scan_front_cursor_loc(fn).line);
+  } else if (invalid_decl(owner)) {
+    /* a method of a class with an error: `this` names it nowhere */
+    st.why = scan_util_fmt("it uses '%s' (line %u), whose declaration has an error", scan_front_cursor_name(owner),
+                           scan_front_cursor_loc(owner).line);
+  } else if ((w = error_in(fn, u, &use))) {
+    st.why = use ? scan_util_fmt("it uses %s", w) : scan_util_fmt("its code has an error at %s", w);
+    st.in_part = errors_in_body(fn, u);
+  }
+  return st;
 }
 
 static const fn_state *state_of(CXCursor fn) {
@@ -182,9 +195,7 @@ static const fn_state *state_of(CXCursor fn) {
   if (!u) return &intact;
   for (size_t i = 0; i < fn_states.n; i++)
     if (clang_equalCursors(fn_states.v[i].fn, fn)) return &fn_states.v[i];
-  fn_state st = {fn, broken_why(fn, u), false};
-  st.in_part = st.why && errors_in_body(fn, u);
-  VEC_PUSH(fn_states, st);
+  VEC_PUSH(fn_states, judge(fn, u));
   return &fn_states.v[fn_states.n - 1];
 }
 

@@ -55,8 +55,8 @@ static void usage(FILE *f) {
           "  --help, --version\n\n"
           "With several files, a progress line per file and a summary go to stderr.\n"
           "Exit status: 0 no findings, 1 findings, 2 bad usage or a file with errors (the other files are still\n"
-          "analysed, and so are the functions of a file that have no error and use no declaration with one;\n"
-          "in SARIF it is a tool execution notification).\n"
+          "analysed, and a file with errors is analysed in part: its statements and functions with errors\n"
+          "are skipped; in SARIF it is a tool execution notification).\n"
           "Unknowns (accesses the model cannot decide) are reported but do not change it.\n",
           (unsigned long long)scan_main_options.rlimit, (unsigned long long)scan_main_options.budget, scan_main_options.timeout_ms,
           scan_main_options.max_steps, (unsigned long long)scan_main_options.max_alloc);

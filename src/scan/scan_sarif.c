@@ -40,15 +40,14 @@ typedef struct {
 } not_analysed;
 static VEC(not_analysed) failed;
 
-void scan_sarif_not_analysed(const char *file, const char *why) {
-  not_analysed n = {scan_util_strdup(file), scan_util_strdup(why ? why : "not analysed"), false};
+static void notify(const char *file, const char *why, bool partial) {
+  not_analysed n = {scan_util_strdup(file), scan_util_strdup(why), partial};
   VEC_PUSH(failed, n);
 }
 
-void scan_sarif_analysed_in_part(const char *file, const char *why) {
-  not_analysed n = {scan_util_strdup(file), scan_util_strdup(why), true};
-  VEC_PUSH(failed, n);
-}
+void scan_sarif_not_analysed(const char *file, const char *why) { notify(file, why ? why : "not analysed", false); }
+
+void scan_sarif_analysed_in_part(const char *file, const char *why) { notify(file, why, true); }
 
 /* the "physicalLocation" member of a location object */
 static void physical(FILE *out, scan_loc l) {
